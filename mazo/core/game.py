@@ -1,0 +1,246 @@
+"""The game contract shared by every game module: options, the Game base, the State base.
+
+A :class:`Game` is an immutable rules object made from validated options; it starts
+matches.  A :class:`State` is an immutable value: ``apply`` returns a new state and never
+touches the old one.  Each game module subclasses both and keeps its hot path on ints.
+"""
+
+from __future__ import annotations
+
+import operator
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from mazo.core.cards import DeckSpec
+from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
+from mazo.core.rng import Rng
+
+__all__ = ["Game", "GameInfo", "Option", "State", "check_options"]
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One rules option: its default, what is allowed, and a line of help."""
+
+    name: str
+    default: Any
+    allowed: tuple[Any, ...] | None = None
+    help: str = ""
+    check: Callable[[Any], bool] | None = None
+    describe: str = ""
+
+    def allowed_text(self) -> str:
+        """Human text listing what values are allowed."""
+        if self.allowed is not None:
+            return ", ".join(repr(v) for v in self.allowed)
+        return self.describe or "see the game's documentation"
+
+    def validate(self, value: Any) -> Any:
+        """Return the value if allowed, else raise :class:`RulesError` saying what is."""
+        ok = True
+        if self.allowed is not None:
+            # bool is an int: keep True from passing for 1 and vice versa.
+            ok = any(type(value) is type(v) and value == v for v in self.allowed)
+        if ok and self.check is not None:
+            ok = self.check(value)
+        if not ok:
+            raise RulesError(
+                f"option {self.name}={value!r} is not allowed; allowed: {self.allowed_text()}"
+            )
+        return value
+
+
+def check_options(
+    game: str, specs: Sequence[Option], given: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Resolve ``given`` against ``specs``: unknown names and bad values raise RulesError."""
+    by_name = {spec.name: spec for spec in specs}
+    unknown = sorted(set(given) - set(by_name))
+    if unknown:
+        raise RulesError(
+            f"{game} has no option {', '.join(unknown)}; options are: {', '.join(by_name)}"
+        )
+    return {
+        spec.name: spec.validate(given[spec.name]) if spec.name in given else spec.default
+        for spec in specs
+    }
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Facts about a configured game that a bot, a UI or an RL wrapper needs."""
+
+    name: str
+    players: int
+    sides: int
+    teams: bool
+    num_actions: int
+    deck: DeckSpec
+    side_of: tuple[int, ...]
+
+
+class Game:
+    """Base of every game's rules object.  Subclasses set the class attributes."""
+
+    name: ClassVar[str]
+    rules_version: ClassVar[int] = 1
+    player_counts: ClassVar[tuple[int, ...]]
+    default_players: ClassVar[int]
+    option_specs: ClassVar[tuple[Option, ...]]
+
+    players: int
+    options: dict[str, Any]
+    info: GameInfo
+
+    def __init__(self, players: int | None = None, **options: Any) -> None:
+        if players is None:
+            players = self.default_players
+        if type(players) is not int or players not in self.player_counts:
+            allowed = ", ".join(str(n) for n in self.player_counts)
+            raise RulesError(f"{self.name} is played by {allowed} players, not {players!r}")
+        self.players = players
+        self.options = check_options(self.name, self.option_specs, options)
+
+    def new_match(
+        self,
+        seed: int | None = None,
+        *,
+        deck: Sequence[str | int] | None = None,
+        dealer: int | None = None,
+        setup: Mapping[str, Any] | None = None,
+        decks: Sequence[Sequence[str | int]] | None = None,
+    ) -> State:
+        """Start a match.
+
+        ``seed`` drives every chance event (deck orders, a random first dealer); without
+        one, a seed is drawn from the operating system.  ``deck`` fixes the first pack
+        (top card first); ``decks`` fixes the packs of successive deals (replays use it).
+        ``dealer`` is the first dealer; ``setup`` places the match part-way (per game).
+        """
+        if seed is None:
+            seed = secrets.randbits(64)
+        elif type(seed) is not int:
+            raise RulesError(f"seed must be an int, not {seed!r}")
+        packs: list[tuple[int, ...]] = []
+        if deck is not None and decks is not None:
+            raise RulesError("give either deck= (the first pack) or decks= (several), not both")
+        for pack in ([deck] if deck is not None else list(decks or [])):
+            packs.append(self._parse_pack(pack))
+        if dealer is not None and (type(dealer) is not int or not 0 <= dealer < self.players):
+            raise RulesError(f"dealer must be a seat 0..{self.players - 1}, not {dealer!r}")
+        return self._new_match(seed, tuple(packs), dealer, dict(setup or {}))
+
+    def _parse_pack(self, pack: Sequence[str | int]) -> tuple[int, ...]:
+        if isinstance(pack, str):
+            raise RulesError("a deck is a list of card codes, top card first")
+        deckspec = self.info.deck
+        try:
+            cards = tuple(c if type(c) is int else deckspec.parse(str(c)) for c in pack)
+        except InvalidActionError as err:
+            raise RulesError(f"bad deck: {err}") from None
+        if any(not 0 <= c < deckspec.size for c in cards):
+            raise RulesError(f"bad deck: card ids run 0..{deckspec.size - 1}")
+        if len(set(cards)) != len(cards):
+            raise RulesError("bad deck: a card appears twice")
+        return cards
+
+    def _new_match(
+        self,
+        seed: int,
+        packs: tuple[tuple[int, ...], ...],
+        dealer: int | None,
+        setup: dict[str, Any],
+    ) -> State:
+        raise NotImplementedError
+
+    def action_to_string(self, action: int) -> str:
+        """The canonical string of an action id."""
+        raise NotImplementedError
+
+    def string_to_action(self, text: str) -> int:
+        """Parse an action string; raise :class:`InvalidActionError` if it is not one."""
+        raise NotImplementedError
+
+    def determinize(self, observation: Mapping[str, Any], rng: Rng) -> State:
+        """A full state consistent with one seat's observation, hidden cards sampled."""
+        raise NotImplementedError
+
+    def describe_options(self) -> list[JSON]:
+        """Every option with its default and what is allowed (for --help and UIs)."""
+        return [
+            {"name": o.name, "default": o.default, "allowed": o.allowed_text(), "help": o.help}
+            for o in self.option_specs
+        ]
+
+    def __repr__(self) -> str:
+        changed = {k: v for k, v in self.options.items() if k not in self._defaults()}
+        extra = "".join(f", {k}={v!r}" for k, v in changed.items())
+        return f"load_game({self.name!r}, players={self.players}{extra})"
+
+    def _defaults(self) -> dict[str, Any]:
+        return {o.name: o.default for o in self.option_specs if self.options[o.name] == o.default}
+
+
+def to_action_id(game: Game, action: object) -> int:
+    """Normalise what a caller passed as an action to an int id, or raise."""
+    if type(action) is int:
+        return action
+    if isinstance(action, str):
+        return game.string_to_action(action)
+    if isinstance(action, bool):
+        raise InvalidActionError(f"{action!r} is not an action: give an action id or string")
+    try:
+        return operator.index(action)  # numpy integers and friends
+    except TypeError:
+        raise InvalidActionError(
+            f"{action!r} is not an action: give an action id (int) or its string, e.g. '7O'"
+        ) from None
+
+
+class State:
+    """Base of every game's immutable state.  See design.md, "The engine contract"."""
+
+    __slots__ = ()
+
+    game: Game
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat the game waits for, or None once the match is over."""
+        raise NotImplementedError
+
+    def legal_actions(self, seat: int | None = None) -> list[int]:
+        """Sorted action ids the seat (default: ``to_act``) may take now."""
+        raise NotImplementedError
+
+    def apply(self, action: int | str, seat: int | None = None) -> State:
+        """A new state after ``action``; raises and leaves this state untouched if illegal."""
+        raise NotImplementedError
+
+    def observation(self, seat: int | None) -> JSON:
+        """What ``seat`` may know, JSON-ready; ``None`` is the spectators' view."""
+        raise NotImplementedError
+
+    @property
+    def events(self) -> list[JSON]:
+        """The public log of the match (private events carry an ``audience``)."""
+        raise NotImplementedError
+
+    def record(self) -> JSON:
+        """A JSON-ready game record; :func:`mazo.replay` rebuilds this state from it."""
+        raise NotImplementedError
+
+    def action_to_string(self, action: int) -> str:
+        """The canonical string of an action id."""
+        return self.game.action_to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        """Parse an action string (raises :class:`InvalidActionError`)."""
+        return self.game.string_to_action(text)
+
+    def _illegal(self, message: str) -> IllegalActionError:
+        return IllegalActionError(message)
