@@ -58,7 +58,7 @@ from typing import Any
 from mazo.core.cards import LATIN_40, SUITS, Card, iter_bits
 from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
 from mazo.core.game import Game, GameInfo, Option, State, to_action_id
-from mazo.core.rng import Rng, derive_seed
+from mazo.core.rng import Rng, derive_seed, stream_seed
 
 __all__ = [
     "OPTIONS",
@@ -78,6 +78,17 @@ POINTS: tuple[int, ...] = tuple(_RANK_POINTS.get(DECK.rank(c), 0) for c in range
 STRENGTH: tuple[int, ...] = tuple(_RANK_STRENGTH[DECK.rank(c)] for c in range(NUM_CARDS))
 SUIT: tuple[int, ...] = tuple(c // 10 for c in range(NUM_CARDS))
 _CODES: tuple[str, ...] = tuple(DECK.format(c) for c in range(NUM_CARDS))
+# _KEYS[trump][led][card]: how strongly a card bids for the trick (0 = cannot win).
+_KEYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(
+        tuple(
+            20 + STRENGTH[c] if SUIT[c] == trump else STRENGTH[c] if SUIT[c] == led else 0
+            for c in range(NUM_CARDS)
+        )
+        for led in range(4)
+    )
+    for trump in range(4)
+)
 _TWOS = tuple(DECK.card("2", s) for s in SUITS)
 
 SIGNAL_MEANINGS = (
@@ -218,6 +229,7 @@ class _Deal:
         "exchanged",
         "index",
         "indicator",
+        "keys",
         "k",
         "nxt",
         "number",
@@ -240,13 +252,14 @@ class _Deal:
     draw: tuple[int, ...]  # stock in draw order, indicator last
     indicator: int
     trump: int
+    keys: tuple[tuple[int, ...], ...]  # _KEYS[trump]
     removed: int  # mask of cards out of the pack
     scores: tuple[int, ...]  # deal wins per side before this deal
     seed: int
     packs: tuple[tuple[int, ...], ...]  # fixed packs for later deals (replays)
     playoff: bool
     exchanged: tuple[int, int, int] | None  # (seat, gave the 2, took the old indicator)
-    start_hands: tuple[int, ...]
+    start_hands: int  # hands as packed when trick 1 starts (partners may be shown them)
 
     def copy(self) -> _Deal:
         new = _Deal.__new__(_Deal)
@@ -300,6 +313,11 @@ class BriscolaGame(Game):
             tuple(p for p in range(n) if p != s and self.side_of[p] == self.side_of[s])
             for s in range(n)
         )
+        self.redraw = bool(opts["redraw_indicator_ace_three"])
+        self.exchange = bool(opts["trump_two_exchange"])
+        self.full_pack = DECK.full_mask & ~removed
+        self._layouts: dict[tuple[int, tuple[int, ...]], _Layout] = {}
+        self._pack_lists: dict[int, list[int]] = {}
         self.info = GameInfo(
             name=self.name,
             players=n,
@@ -371,7 +389,10 @@ class BriscolaGame(Game):
         active = tuple(range(n))
         if packs:
             self._check_pack(packs[0], active)
-        return _start_deal(self, 1, dealer, active, scores, seed, packs, False, None)
+        # Deal k is shuffled by Rng(stream_seed(deal_seed, k)): cheap per deal, and a
+        # seed's deals never depend on how far an earlier deal went.
+        deal_seed = derive_seed(seed, "deals")
+        return _start_deal(self, 1, dealer, active, scores, deal_seed, packs, False, None)
 
     def _check_setup(self, setup: dict[str, Any]) -> tuple[int, ...]:
         unknown = sorted(set(setup) - {"scores", "games"})
@@ -423,12 +444,43 @@ class BriscolaGame(Game):
         return _determinize(self, observation, rng)
 
 
-def _match_decided(game: BriscolaGame, scores: tuple[int, ...]) -> int | None:
-    """The winning side if these deal wins end the match (before play-off rules)."""
-    top = max(scores)
-    if top >= game.target and scores.count(top) == 1:
-        return scores.index(top)
-    return None
+# Seat hands and won piles are packed in one int each: seat s owns bits [40 s, 40 s + 40).
+_STRIDE = 40
+_FULL = (1 << NUM_CARDS) - 1
+_OFF = tuple(_STRIDE * s for s in range(6))
+
+
+def _seat_mask(packed: int, seat: int) -> int:
+    return packed >> _OFF[seat] & _FULL
+
+
+def _unpack(packed: int, n: int) -> tuple[int, ...]:
+    return tuple(packed >> _OFF[s] & _FULL for s in range(n))
+
+
+_Layout = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+
+def _layout(game: BriscolaGame, dealer: int, active: tuple[int, ...]) -> _Layout:
+    """Per (dealer, seats): seat -> position, seat -> next seat, and where each of the
+    first 3k cards of the pack goes (seat and that seat's bit offset), cached."""
+    key = (dealer, active)
+    layout = game._layouts.get(key)
+    if layout is None:
+        n = game.players
+        k = len(active)
+        index = [-1] * n
+        for i, seat in enumerate(active):
+            index[seat] = i
+        nxt = tuple(active[(index[s] + 1) % k] if index[s] >= 0 else -1 for s in range(n))
+        first = index[dealer]
+        if game.options["deal_packet_size"] == 3:
+            to = [active[(first + 1 + j) % k] for j in range(k) for _ in range(3)]
+        else:
+            to = [active[(first + 1 + i) % k] for i in range(3 * k)]
+        layout = (tuple(index), nxt, tuple(to), tuple(_OFF[s] for s in to))
+        game._layouts[key] = layout
+    return layout
 
 
 def _start_deal(
@@ -442,25 +494,25 @@ def _start_deal(
     playoff: bool,
     prev: BriscolaState | None,
 ) -> BriscolaState:
-    n = game.players
     k = len(active)
-    mask = game.pack_mask(active)
+    mask = game.pack_mask(active) if len(active) == 2 else game.full_pack
     if packs:
         pack = packs[0]
         game._check_pack(pack, active)
         packs = packs[1:]
     else:
-        pack = tuple(Rng(derive_seed(seed, "deal", number)).shuffled(iter_bits(mask)))
+        cards = game._pack_lists.get(mask)
+        if cards is None:
+            cards = game._pack_lists[mask] = list(iter_bits(mask))
+        pack = tuple(Rng(stream_seed(seed, number)).shuffled(cards))
+    index, nxt, to, offsets = _layout(game, dealer, active)
     d = _Deal()
     d.number = number
     d.dealer = dealer
     d.active = active
     d.k = k
-    index = [-1] * n
-    for i, seat in enumerate(active):
-        index[seat] = i
-    d.index = tuple(index)
-    d.nxt = tuple(active[(index[s] + 1) % k] if index[s] >= 0 else -1 for s in range(n))
+    d.index = index
+    d.nxt = nxt
     d.deck = pack
     d.removed = DECK.full_mask & ~mask
     d.scores = scores
@@ -469,118 +521,81 @@ def _start_deal(
     d.playoff = playoff
     d.exchanged = None
 
-    hands = [0] * n
-    first = index[dealer]
-    if game.options["deal_packet_size"] == 3:
-        for j in range(k):
-            seat = active[(first + 1 + j) % k]
-            for c in pack[3 * j : 3 * j + 3]:
-                hands[seat] |= 1 << c
-    else:
-        for i in range(3 * k):
-            hands[active[(first + 1 + i) % k]] |= 1 << pack[i]
+    packed = 0
+    for off, c in zip(offsets, pack, strict=False):
+        packed |= 1 << (off + c)
     indicator = pack[3 * k]
-    stock = list(pack[3 * k + 1 :])
-    if game.options["redraw_indicator_ace_three"]:
-        for _ in range(len(stock)):
-            if STRENGTH[indicator] < 9 or not stock:
+    stock = pack[3 * k + 1 :]
+    if game.redraw:
+        stock_list = list(stock)
+        for _ in range(len(stock_list)):
+            if STRENGTH[indicator] < 9 or not stock_list:
                 break
             old = indicator
-            indicator = stock.pop(0)
-            stock.insert(len(stock) // 2, old)
+            indicator = stock_list.pop(0)
+            stock_list.insert(len(stock_list) // 2, old)
+        stock = tuple(stock_list)
     d.indicator = indicator
     d.trump = SUIT[indicator]
+    d.keys = _KEYS[d.trump]
     d.draw = (*stock, indicator)
-    d.start_hands = tuple(hands)
+    d.start_hands = packed
 
-    leader = d.nxt[dealer]
-    phase, to_act = PLAY, leader
-    if game.options["trump_two_exchange"]:
+    leader = nxt[dealer]
+    mode, to_act = PLAY, leader
+    if game.exchange:
         two = _TWOS[d.trump]
         for seat in active:
-            if hands[seat] >> two & 1:
-                phase, to_act = EXCHANGE_PHASE, seat
-    ev = prev._ev if prev is not None else None
-    state = BriscolaState.__new__(BriscolaState)
+            if packed >> (_OFF[seat] + two) & 1:
+                mode, to_act = EXCHANGE_PHASE, seat
+    if game.signals:
+        mode |= _SIGNALS
+    if prev is not None:
+        mode |= _HAND_OVER
+    state = _new_state(BriscolaState)
     state._g = game
     state._d = d
-    state._hands = tuple(hands)
+    state._h = packed
     state._trick = ()
-    state._leader = leader
     state._to_act = to_act
-    state._sp = 0
-    state._won = (0,) * n
-    state._done = ()
-    state._holder = None
-    state._phase = phase
-    state._sigs = ()
-    state._sigused = 0
-    state._ev = (ev, (_EV_DEAL, d))
-    state._hand_over = prev is not None
+    state._m = mode
+    state._t = (leader, 0, 0, 0, None, 0, ())
+    state._ev = (prev._ev if prev is not None else None, _EV_DEAL, d)
     return state
 
 
 _EV_DEAL, _EV_PLAY, _EV_TRICK, _EV_DRAW, _EV_SIGNAL, _EV_EXCHANGE = range(6)
 _EV_HAND_END, _EV_MATCH_END = 6, 7
+_PHASE_MASK, _HAND_OVER, _SIGNALS = 3, 4, 8
 
-_ListEv = tuple[Any, tuple[Any, ...]] | None
+# The log is a persistent linked list of nodes ``(previous node, kind, *payload)``.  Card
+# plays are not stored one by one: each trick node holds its cards, and the plays are
+# unfolded from it (and from the current trick) when the log is read.
+_ListEv = tuple[Any, ...] | None
+_Trick = tuple[int, tuple[int, ...], int, int]  # (leader, cards, winner, points)
 
 
 class BriscolaState(State):
-    """An immutable Briscola match position."""
+    """An immutable Briscola match position.
 
-    __slots__ = (
-        "_d",
-        "_done",
-        "_ev",
-        "_hand_over",
-        "_hands",
-        "_holder",
-        "_leader",
-        "_phase",
-        "_sigs",
-        "_sigused",
-        "_sp",
-        "_to_act",
-        "_trick",
-        "_won",
-        "_g",
-    )
+    Layout (ints on the hot path): ``_h`` packs every seat's hand (seat ``s`` owns bits
+    ``40s..40s+39``); ``_trick`` is the current trick, leader first; ``_m`` is the mode
+    (phase in bits 0-1, hand-over flag 4, signals game 8; 0 means "plain card play",
+    the fast path); ``_t`` holds what changes once per trick: ``(leader, stock
+    position, won piles packed like _h, completed tricks, indicator holder, signals
+    used this trick, signals this deal)``; ``_ev`` is a persistent list of events.
+    """
+
+    __slots__ = ("_d", "_ev", "_g", "_h", "_m", "_t", "_to_act", "_trick")
 
     _g: BriscolaGame
     _d: _Deal
-    _hands: tuple[int, ...]  # card mask per seat
-    _trick: tuple[int, ...]  # cards of the current trick, leader first
-    _leader: int
+    _h: int
+    _trick: tuple[int, ...]
     _to_act: int | None
-    _sp: int  # next index into _d.draw
-    _won: tuple[int, ...]  # mask of cards won per seat this deal
-    _done: tuple[tuple[int, tuple[int, ...], int, int], ...]  # (leader, cards, winner, pts)
-    _holder: int | None  # seat that drew the indicator
-    _phase: int
-    _sigs: tuple[tuple[int, int, int], ...]  # (trick number, seat, meaning) this deal
-    _sigused: int  # bit seat*8+meaning for signals given in the current trick
+    _m: int
+    _t: tuple[int, int, int, int, int | None, int, tuple[tuple[int, int, int], ...]]
     _ev: _ListEv
-    _hand_over: bool
-
-    def _copy(self) -> BriscolaState:
-        new = _new_state(BriscolaState)
-        new._g = self._g
-        new._d = self._d
-        new._hands = self._hands
-        new._trick = self._trick
-        new._leader = self._leader
-        new._to_act = self._to_act
-        new._sp = self._sp
-        new._won = self._won
-        new._done = self._done
-        new._holder = self._holder
-        new._phase = self._phase
-        new._sigs = self._sigs
-        new._sigused = self._sigused
-        new._ev = self._ev
-        new._hand_over = False
-        return new
 
     @property
     def game(self) -> BriscolaGame:
@@ -597,12 +612,12 @@ class BriscolaState(State):
     @property
     def hand_over(self) -> bool:
         """True on the state whose last action ended a deal (and when the match is over)."""
-        return self._hand_over
+        return bool(self._m & _HAND_OVER)
 
     @property
     def match_over(self) -> bool:
         """True once a side has won the match."""
-        return self._phase == OVER
+        return self._m & _PHASE_MASK == OVER
 
     @property
     def scores(self) -> list[int]:
@@ -612,14 +627,14 @@ class BriscolaState(State):
     @property
     def games(self) -> list[int]:
         """Briscola has no level above deal wins: zeros, one per side."""
-        return [0] * self.game.sides
+        return [0] * self._g.sides
 
     @property
     def winner(self) -> int | None:
         """The side that won the match, or None while it runs."""
-        if self._phase != OVER:
+        if not self.match_over:
             return None
-        return _match_decided(self.game, self._d.scores)
+        return _match_decided(self._g, self._d.scores)
 
     @property
     def deal_number(self) -> int:
@@ -636,70 +651,107 @@ class BriscolaState(State):
         """The face-up trump indicator of this deal."""
         return _CODES[self._d.indicator]
 
+    # Omniscient views, for tests and tools; never hand them to a client or a bot.
+
     def hand(self, seat: int) -> list[str]:
-        """The cards in a seat's hand (omniscient: for tests and tools, not for clients)."""
-        return DECK.codes(self._hands[seat])
+        """The cards in a seat's hand."""
+        return DECK.codes(_seat_mask(self._h, seat))
+
+    def won_cards(self, seat: int) -> list[str]:
+        """The cards a seat has taken in tricks this deal."""
+        return DECK.codes(_seat_mask(self._t[2], seat))
+
+    def stock(self) -> list[str]:
+        """The undrawn stock in draw order (the face-up indicator last, while undrawn)."""
+        return [_CODES[c] for c in self._d.draw[self._t[1] :]]
+
+    @property
+    def _hands(self) -> tuple[int, ...]:
+        """White-box view for tests: each seat's hand mask."""
+        return _unpack(self._h, self._g.players)
+
+    @property
+    def _won(self) -> tuple[int, ...]:
+        """White-box view for tests: each seat's won-cards mask this deal."""
+        return _unpack(self._t[2], self._g.players)
+
+    @property
+    def _sp(self) -> int:
+        """White-box view for tests: the index of the next card to draw in ``_d.draw``."""
+        return self._t[1]
 
     def deal_points(self) -> list[int]:
         """Card points taken so far this deal, per side."""
-        pts = [0] * self.game.sides
-        side_of = self.game.side_of
-        for seat, mask in enumerate(self._won):
-            pts[side_of[seat]] += _mask_points(mask)
+        game = self._g
+        pts = [0] * game.sides
+        won = self._t[2]
+        for seat in range(game.players):
+            pts[game.side_of[seat]] += _mask_points(_seat_mask(won, seat))
         return pts
 
     def legal_actions(self, seat: int | None = None) -> list[int]:
         """Sorted action ids for ``seat`` (default: the seat to act)."""
         to_act = self._to_act
+        if self._m == 0 and (seat is None or seat == to_act):
+            hand = self._h >> _OFF[to_act] & _FULL  # type: ignore[index]
+            acts = _BITS.get(hand)
+            return list(acts if acts is not None else _bits(hand))
         if seat is None:
             seat = to_act
             if seat is None:
                 return []
-        if self._phase == PLAY:
-            if seat == to_act:
-                acts = _bits_list(self._hands[seat])
-            else:
-                acts = []
-            if self.game.signals:
-                acts.extend(self._legal_signals(seat))
-            return acts
-        if self._phase == EXCHANGE_PHASE and seat == to_act:
+        phase = self._m & _PHASE_MASK
+        if phase == PLAY:
+            acts2 = _bits_list(_seat_mask(self._h, seat)) if seat == to_act else []
+            if self._g.signals:
+                acts2.extend(self._legal_signals(seat))
+            return acts2
+        if phase == EXCHANGE_PHASE and seat == to_act:
             return [EXCHANGE, DECLINE]
         return []
 
     def apply(self, action: int | str, seat: int | None = None) -> BriscolaState:
         """A new state after ``action`` by ``seat`` (default ``to_act``); old one untouched."""
-        a = action if type(action) is int else to_action_id(self.game, action)
+        if type(action) is not int:
+            action = to_action_id(self._g, action)
         to_act = self._to_act
-        if (
-            0 <= a < NUM_CARDS
-            and (seat is None or seat == to_act)
-            and self._phase == PLAY
-            and to_act is not None
-            and self._hands[to_act] >> a & 1
-        ):
-            return self._play(to_act, a)
-        return self._apply_other(a, seat)
+        if self._m == 0 and (seat is None or seat == to_act) and 0 <= action < NUM_CARDS:
+            bit = 1 << (_OFF[to_act] + action)  # type: ignore[index]
+            h = self._h
+            if h & bit:
+                # Fast path: a card from the hand of the seat to act.
+                d = self._d
+                trick = (*self._trick, action)
+                new = _new_state(BriscolaState)
+                new._g = self._g
+                new._d = d
+                new._h = h ^ bit
+                new._m = 0
+                new._t = self._t
+                new._ev = self._ev
+                if len(trick) < d.k:
+                    new._trick = trick
+                    new._to_act = d.nxt[to_act]  # type: ignore[index]
+                    return new
+                return new._close_trick(trick)
+        return self._apply_other(action, seat)
 
     def apply_unchecked(self, action: int) -> BriscolaState:
-        """Search fast path: ``action`` must come from ``legal_actions()`` of ``to_act``."""
-        if action < NUM_CARDS:
-            to_act = self._to_act
-            assert to_act is not None
-            return self._play(to_act, action)
-        return self._apply_other(action, None)
+        """Search fast path: same as :meth:`apply` (the check is nearly free here)."""
+        return self.apply(action)
 
     # -- transitions ---------------------------------------------------------------
 
     def _apply_other(self, a: int, seat: int | None) -> BriscolaState:
-        game = self.game
+        game = self._g
         if not 0 <= a < NUM_ACTIONS:
             raise InvalidActionError(
                 f"{a} is not a Briscola action id; ids run 0..{NUM_ACTIONS - 1}"
             )
         text = game.action_to_string(a)
         to_act = self._to_act
-        if self._phase == OVER or to_act is None:
+        phase = self._m & _PHASE_MASK
+        if phase == OVER or to_act is None:
             raise IllegalActionError(f"{text}: the match is over; no action is allowed")
         if seat is not None and (type(seat) is not int or not 0 <= seat < game.players):
             raise IllegalActionError(f"seat must be 0..{game.players - 1}, not {seat!r}")
@@ -714,7 +766,7 @@ class BriscolaState(State):
                 "(only signals may be made out of turn)"
             )
         allowed = ", ".join(game.action_to_string(x) for x in self.legal_actions(actor))
-        if self._phase == EXCHANGE_PHASE:
+        if phase == EXCHANGE_PHASE:
             if a in (EXCHANGE, DECLINE):
                 return self._exchange(actor, a == EXCHANGE)
             raise IllegalActionError(
@@ -722,97 +774,118 @@ class BriscolaState(State):
                 f"exchange or decline"
             )
         if a < NUM_CARDS:
+            if _seat_mask(self._h, actor) >> a & 1:
+                return self._play_slow(actor, a)
             raise IllegalActionError(
                 f"{text} is not in seat {actor}'s hand; playable now: {allowed}"
             )
         raise IllegalActionError(f"{text} is not allowed now; allowed: {allowed}")
 
-    def _play(self, seat: int, card: int) -> BriscolaState:
+    def _play_slow(self, seat: int, card: int) -> BriscolaState:
+        """A card play outside the fast path (first play after a deal, signal games)."""
         d = self._d
-        hands = list(self._hands)
-        hands[seat] ^= 1 << card
         trick = (*self._trick, card)
-        new = self._copy()
-        new._hands = tuple(hands)
-        ev = (self._ev, (_EV_PLAY, seat, card))
+        new = _new_state(BriscolaState)
+        new._g = self._g
+        new._d = d
+        new._h = self._h ^ 1 << (_OFF[seat] + card)
+        new._m = self._m & ~_HAND_OVER
+        new._t = self._t
+        new._ev = self._ev
         if len(trick) < d.k:
             new._trick = trick
             new._to_act = d.nxt[seat]
-            new._ev = ev
             return new
+        return new._close_trick(trick)
 
-        # The trick is complete: the highest trump wins, else the highest of the led suit.
-        trump = d.trump
-        best = trick[0]
-        best_suit = SUIT[best]
-        best_pos = 0
-        for pos in range(1, d.k):
-            c = trick[pos]
-            s = SUIT[c]
-            if s == best_suit:
-                if STRENGTH[c] > STRENGTH[best]:
-                    best, best_pos = c, pos
-            elif s == trump:
-                best, best_suit, best_pos = c, s, pos
-        leader = self._leader
-        active = d.active
-        winner = active[(d.index[leader] + best_pos) % d.k]
-        points = 0
-        tmask = 0
-        for c in trick:
-            points += POINTS[c]
-            tmask |= 1 << c
-        won = list(self._won)
-        won[winner] |= tmask
-        done = (*self._done, (leader, trick, winner, points))
-        ev = (ev, (_EV_TRICK, len(done), leader, trick, winner, points))
-        new._won = tuple(won)
-        new._done = done
-        new._trick = ()
-        new._leader = winner
-        new._to_act = winner
-        new._sigused = 0
-
-        sp = self._sp
+    def _close_trick(self, trick: tuple[int, ...]) -> BriscolaState:
+        """Fill in this fresh state after the last card of a trick: win, draw, maybe end."""
+        d = self._d
+        # The highest trump wins, else the highest card of the led suit: one key table
+        # per (trump, led suit) turns that into a max.
+        keys = d.keys[SUIT[trick[0]]]
+        leader, sp, won, ntricks, holder, _used, sigs = self._t
+        h = self._h
         draw = d.draw
-        if sp < len(draw):
-            seat_i = winner
-            nxt = d.nxt
-            for c in draw[sp : sp + d.k]:
-                hands[seat_i] |= 1 << c
-                seat_i = nxt[seat_i]
-            sp += d.k
-            new._hands = tuple(hands)
-            new._sp = sp
-            holder = None
-            if sp == len(draw):
-                # The last card drawn is the face-up indicator: the seat before the winner.
-                holder = active[(d.index[winner] - 1) % d.k]
-                new._holder = holder
-            ev = (ev, (_EV_DRAW, winner, holder))
-        new._ev = ev
-        if hands[winner]:
-            return new
-        return _end_deal(new)
+        if d.k == 2:
+            first, second = trick
+            if keys[first] > keys[second]:
+                winner = leader
+                loser = d.nxt[leader]
+            else:
+                loser = leader
+                winner = d.nxt[leader]
+            points = POINTS[first] + POINTS[second]
+            won |= (1 << first | 1 << second) << _OFF[winner]
+            drew = sp < len(draw)
+            if drew:
+                h |= 1 << (_OFF[winner] + draw[sp]) | 1 << (_OFF[loser] + draw[sp + 1])
+                sp += 2
+                if sp == len(draw):
+                    holder = loser  # the face-up indicator is the last card drawn
+        else:
+            vals = [keys[c] for c in trick]
+            active = d.active
+            winner = active[(d.index[leader] + vals.index(max(vals))) % d.k]
+            points = 0
+            tmask = 0
+            for c in trick:
+                points += POINTS[c]
+                tmask |= 1 << c
+            won |= tmask << _OFF[winner]
+            drew = sp < len(draw)
+            if drew:
+                seat = winner
+                nxt = d.nxt
+                for c in draw[sp : sp + d.k]:
+                    h |= 1 << (_OFF[seat] + c)
+                    seat = nxt[seat]
+                sp += d.k
+                if sp == len(draw):
+                    # The face-up indicator is the last card drawn: the seat before the winner.
+                    holder = active[(d.index[winner] - 1) % d.k]
+        ntricks += 1
+        self._h = h
+        self._trick = ()
+        self._to_act = winner
+        self._t = (winner, sp, won, ntricks, holder, 0, sigs)
+        self._ev = (self._ev, _EV_TRICK, ntricks, leader, trick, winner, points, drew, holder)
+        if h >> _OFF[winner] & _FULL:
+            return self
+        return _end_deal(self)
+
+    def _derive(self) -> BriscolaState:
+        new = _new_state(BriscolaState)
+        new._g = self._g
+        new._d = self._d
+        new._h = self._h
+        new._trick = self._trick
+        new._to_act = self._to_act
+        new._m = self._m & ~_HAND_OVER
+        new._t = self._t
+        new._ev = self._ev
+        return new
 
     def _signal(self, seat: int, meaning: int) -> BriscolaState:
-        game = self.game
-        trick_no = len(self._done) + 1
+        game = self._g
+        leader, sp, won, ntricks, holder, used, sigs = self._t
+        trick_no = ntricks + 1
         if game.options["signal_visibility"] == "team":
             audience = tuple(sorted((seat, *game.partners[seat])))
         else:
             audience = tuple(range(game.players))
-        new = self._copy()
-        new._hand_over = self._hand_over
-        new._sigs = (*self._sigs, (trick_no, seat, meaning))
-        new._sigused = self._sigused | 1 << (seat * 8 + meaning)
-        new._ev = (self._ev, (_EV_SIGNAL, seat, meaning, audience, trick_no))
+        new = self._derive()
+        new._m = self._m  # a signal is a free action: it does not end "hand over"
+        used |= 1 << (seat * 8 + meaning)
+        new._t = (leader, sp, won, ntricks, holder, used, (*sigs, (trick_no, seat, meaning)))
+        pos = len(self._trick)
+        new._ev = (self._ev, _EV_SIGNAL, seat, meaning, audience, trick_no, pos)
         return new
 
     def _exchange(self, seat: int, swap: bool) -> BriscolaState:
         d = self._d
-        new = self._copy()
-        new._hand_over = self._hand_over
+        new = self._derive()
+        new._m = (self._m & ~_PHASE_MASK) | PLAY
         if swap:
             two = _TWOS[d.trump]
             old = d.indicator
@@ -820,36 +893,34 @@ class BriscolaState(State):
             nd.indicator = two
             nd.draw = (*d.draw[:-1], two)
             nd.exchanged = (seat, two, old)
-            hands = list(self._hands)
-            hands[seat] = hands[seat] & ~(1 << two) | 1 << old
-            nd.start_hands = tuple(hands)
+            off = _OFF[seat]
+            new._h = self._h & ~(1 << (off + two)) | 1 << (off + old)
+            nd.start_hands = new._h
             new._d = nd
-            new._hands = tuple(hands)
-            new._ev = (self._ev, (_EV_EXCHANGE, seat, two, old))
+            new._ev = (self._ev, _EV_EXCHANGE, seat, two, old)
         else:
-            new._ev = (self._ev, (_EV_EXCHANGE, seat, None, None))
-        new._phase = PLAY
-        new._to_act = self._leader
+            new._ev = (self._ev, _EV_EXCHANGE, seat, None, None)
+        new._to_act = self._t[0]
         return new
 
     # -- signals -------------------------------------------------------------------
 
     def _legal_signals(self, seat: int) -> list[int]:
-        game = self.game
+        game = self._g
         if (
             not game.signals
-            or self._phase != PLAY
-            or seat is None
+            or self._m & _PHASE_MASK != PLAY
             or not 0 <= seat < game.players
             or self._d.index[seat] < 0
-            or len(self._done) + 1 < game.options["signals_from_trick"]
+            or self._t[3] + 1 < game.options["signals_from_trick"]
         ):
             return []
         truthful = game.options["signals_truthful"]
-        hand = self._hands[seat]
+        hand = _seat_mask(self._h, seat)
+        used = self._t[5]
         out = []
         for m in game.signal_ids:
-            if self._sigused >> (seat * 8 + m) & 1:
+            if used >> (seat * 8 + m) & 1:
                 continue
             if truthful and not _signal_true(m, hand, self._d.trump):
                 continue
@@ -857,18 +928,18 @@ class BriscolaState(State):
         return out
 
     def _why_not_signal(self, seat: int, meaning: int) -> str:
-        game = self.game
+        game = self._g
         name = SIGNAL_MEANINGS[meaning]
         if not game.signals:
             return f"signal {name}: signals are off (option signals_enabled)"
         if meaning not in game.signal_ids:
             names = ", ".join(SIGNAL_MEANINGS[m] for m in game.signal_ids)
             return f"signal {name} is not in the {game.options['signal_system']} system: {names}"
-        if self._phase != PLAY:
+        if self._m & _PHASE_MASK != PLAY:
             return f"signal {name}: signals are made only during trick play"
-        if len(self._done) + 1 < game.options["signals_from_trick"]:
+        if self._t[3] + 1 < game.options["signals_from_trick"]:
             return f"signal {name}: the first trick is played in silence"
-        if self._sigused >> (seat * 8 + meaning) & 1:
+        if self._t[5] >> (seat * 8 + meaning) & 1:
             return f"signal {name}: seat {seat} already gave it this trick"
         return f"signal {name}: seat {seat}'s hand does not fit it (signals are truthful)"
 
@@ -881,7 +952,7 @@ class BriscolaState(State):
     @property
     def events(self) -> list[JSON]:
         """The match log.  Signals carry an ``audience``; everything else is public."""
-        return [_event_json(self.game, e) for e in _chain(self._ev)]
+        return [_event_json(self._g, e) for e in _expand(self)]
 
     def events_for(self, seat: int | None) -> list[JSON]:
         """The log as ``seat`` saw it: private events of other audiences left out."""
@@ -894,22 +965,25 @@ class BriscolaState(State):
 
     def record(self) -> JSON:
         """A JSON-ready record of the match so far (see :mod:`mazo.record`)."""
-        game = self.game
+        game = self._g
         deals = []
         actions: list[JSON] = []
         first: _Deal | None = None
-        for e in _chain(self._ev):
+        for e in _expand(self):
             kind = e[0]
             if kind == _EV_DEAL:
                 d = e[1]
                 first = first or d
-                deals.append({"deal": d.number, "dealer": d.dealer, "deck": [_CODES[c] for c in d.deck]})
+                deals.append(
+                    {"deal": d.number, "dealer": d.dealer, "deck": [_CODES[c] for c in d.deck]}
+                )
             elif kind == _EV_PLAY:
                 actions.append({"seat": e[1], "action": _CODES[e[2]]})
             elif kind == _EV_SIGNAL:
                 actions.append({"seat": e[1], "action": "signal " + SIGNAL_MEANINGS[e[2]]})
             elif kind == _EV_EXCHANGE:
-                actions.append({"seat": e[1], "action": "exchange" if e[2] is not None else "decline"})
+                word = "exchange" if e[2] is not None else "decline"
+                actions.append({"seat": e[1], "action": word})
         setup = {"scores": list(first.scores)} if first is not None and any(first.scores) else {}
         return {
             "format": "mazo-record",
@@ -928,7 +1002,7 @@ class BriscolaState(State):
 
     def __repr__(self) -> str:
         d = self._d
-        hands = " | ".join(" ".join(DECK.codes(h)) for h in self._hands)
+        hands = " | ".join(" ".join(self.hand(s)) for s in range(self._g.players))
         return (
             f"<BriscolaState deal {d.number} trump {_CODES[d.indicator]} to_act {self._to_act} "
             f"trick [{' '.join(_CODES[c] for c in self._trick)}] hands [{hands}] "
@@ -948,6 +1022,7 @@ _new_state = object.__new__
 
 
 def _key(state: BriscolaState) -> tuple[Any, ...]:
+    """Everything that decides the future of the match and what anyone may observe."""
     d = state._d
     return (
         d.number,
@@ -957,30 +1032,30 @@ def _key(state: BriscolaState) -> tuple[Any, ...]:
         d.indicator,
         d.scores,
         d.exchanged,
-        state._hands,
+        state._h,
         state._trick,
-        state._leader,
         state._to_act,
-        state._sp,
-        state._won,
-        state._holder,
-        state._phase,
-        state._sigs,
+        state._m,
+        state._t,
     )
 
 
 def _end_deal(state: BriscolaState) -> BriscolaState:
-    """Score the finished deal, then end the match or deal the next one."""
-    game = state.game
+    """Score the finished deal in this fresh state, then end the match or deal again."""
+    game = state._g
     d = state._d
-    pts = state.deal_points()
-    seat_pts = [_mask_points(m) for m in state._won]
+    won = state._t[2]
+    seat_pts = [_mask_points(won >> off & _FULL) for off in _OFF[: game.players]]
+    if game.teams:
+        pts = [sum(seat_pts[0::2]), sum(seat_pts[1::2])]
+    else:
+        pts = list(seat_pts)
     awarded = [0] * game.sides
-    if game.sides == 2:
-        for side in (0, 1):
-            if pts[side] >= 61:
-                awarded[side] = 1
-        outcome = "draw" if not any(awarded) else "win"
+    if d.playoff:
+        # Two-handed play-off among tied players: 61 wins the deal and the match.
+        awarded = [1 if p >= 61 else 0 for p in pts]
+    elif game.sides == 2:
+        awarded = [1 if p >= 61 else 0 for p in pts]
     else:
         over40 = [s for s in range(3) if pts[s] > 40]
         if 120 in pts:
@@ -990,10 +1065,7 @@ def _end_deal(state: BriscolaState) -> BriscolaState:
                 awarded[s] = 1
         elif len(over40) == 1:
             awarded[over40[0]] = 2
-        if d.playoff:
-            # Two-handed play-off among tied players: 61 wins the deal and the match.
-            awarded = [1 if pts[s] >= 61 else 0 for s in range(3)]
-        outcome = "draw" if not any(awarded) else "win"
+    outcome = "win" if any(awarded) else "draw"
     scores = tuple(a + b for a, b in zip(d.scores, awarded, strict=True))
     deal_winner: int | None = None
     if game.sides == 2 or d.playoff:
@@ -1003,16 +1075,24 @@ def _end_deal(state: BriscolaState) -> BriscolaState:
         "deal_wins": awarded,
         "outcome": outcome,
         "winner": deal_winner,
-        "tricks": len(state._done),
-        "indicator_holder": state._holder,
+        "tricks": state._t[3],
+        "indicator_holder": state._t[4],
     }
-    ev = (state._ev, (_EV_HAND_END, pts, detail))
+    ev = (state._ev, _EV_HAND_END, pts, detail)
     winner = _match_decided(game, scores)
-    if d.playoff and deal_winner is not None:
-        winner = deal_winner
+    if winner is not None:
+        nd = d.copy()
+        nd.scores = scores
+        state._d = nd
+        state._m = OVER | _HAND_OVER
+        state._to_act = None
+        state._ev = (ev, _EV_MATCH_END, winner, scores)
+        return state
     active = tuple(range(game.players))
     playoff = False
-    if winner is None and game.sides == 3 and not d.playoff:
+    if d.playoff:
+        active, playoff = d.active, True
+    elif game.sides == 3:
         top = max(scores)
         tied = tuple(s for s in range(3) if scores[s] == top)
         if (
@@ -1021,26 +1101,24 @@ def _end_deal(state: BriscolaState) -> BriscolaState:
             and game.options["three_player_tie_mode"] == "drop_out"
         ):
             active, playoff = tied, True
-    elif d.playoff:
-        active, playoff = d.active, True
-    new = state._copy()
-    new._hand_over = True
-    if winner is not None:
-        nd = d.copy()
-        nd.scores = scores
-        ev = (ev, (_EV_MATCH_END, winner, scores))
-        new._d = nd
-        new._phase = OVER
-        new._to_act = None
-        new._ev = ev
-        return new
     dealer = d.dealer
     if outcome == "win" or game.options["dealer_after_draw"] == "rotate" or dealer not in active:
         dealer = (dealer + 1) % game.players
         while dealer not in active:
             dealer = (dealer + 1) % game.players
-    new._ev = ev
-    return _start_deal(game, d.number + 1, dealer, active, scores, d.seed, d.packs, playoff, new)
+    state._ev = ev
+    return _start_deal(game, d.number + 1, dealer, active, scores, d.seed, d.packs, playoff, state)
+
+
+def _match_decided(game: BriscolaGame, scores: tuple[int, ...]) -> int | None:
+    """The winning side if these deal wins end the match.
+
+    A play-off deal breaks a tie at the top, so the same test serves it too.
+    """
+    top = max(scores)
+    if top >= game.target and scores.count(top) == 1:
+        return scores.index(top)
+    return None
 
 
 def _signal_true(meaning: int, hand: int, trump: int) -> bool:
@@ -1072,25 +1150,77 @@ def _mask_points(mask: int) -> int:
     return p[0][mask & 1023] + p[1][mask >> 10 & 1023] + p[2][mask >> 20 & 1023] + p[3][mask >> 30]
 
 
-_BITS_CACHE: dict[int, tuple[int, ...]] = {}
+_BITS: dict[int, tuple[int, ...]] = {}
+
+
+def _bits(mask: int) -> tuple[int, ...]:
+    """The card ids of a hand mask, cached: hands are few (at most C(40, 3) of 3 cards)."""
+    acts = tuple(iter_bits(mask))
+    if len(_BITS) < 100_000:
+        _BITS[mask] = acts
+    return acts
 
 
 def _bits_list(mask: int) -> list[int]:
-    cached = _BITS_CACHE.get(mask)
-    if cached is None:
-        cached = tuple(iter_bits(mask))
-        if len(_BITS_CACHE) < 200_000:
-            _BITS_CACHE[mask] = cached
-    return list(cached)
+    acts = _BITS.get(mask)
+    return list(acts if acts is not None else _bits(mask))
 
 
 def _chain(ev: _ListEv) -> list[tuple[Any, ...]]:
+    """The log's nodes, oldest first."""
     out = []
     while ev is not None:
-        ev, item = ev
-        out.append(item)
+        out.append(ev)
+        ev = ev[0]
     out.reverse()
     return out
+
+
+def _deal_tricks(state: BriscolaState) -> list[tuple[Any, ...]]:
+    """The trick nodes of the deal in progress, oldest first."""
+    out = []
+    ev = state._ev
+    while ev is not None and ev[1] != _EV_DEAL:
+        if ev[1] == _EV_TRICK:
+            out.append(ev)
+        ev = ev[0]
+    out.reverse()
+    return out
+
+
+def _expand(state: BriscolaState) -> list[tuple[Any, ...]]:
+    """The log as items ``(kind, *payload)``, with every card play unfolded in order."""
+    items: list[tuple[Any, ...]] = []
+    pending: list[tuple[Any, ...]] = []  # signals made during the trick being unfolded
+    d: _Deal | None = None
+
+    def unfold(leader: int, cards: tuple[int, ...]) -> None:
+        assert d is not None
+        start = d.index[leader]
+        for i, card in enumerate(cards):
+            items.extend(sig[1:6] for sig in pending if sig[6] == i)
+            items.append((_EV_PLAY, d.active[(start + i) % d.k], card))
+        items.extend(sig[1:6] for sig in pending if sig[6] >= len(cards))
+        pending.clear()
+
+    for node in _chain(state._ev):
+        kind = node[1]
+        if kind == _EV_DEAL:
+            d = node[2]
+            items.append((kind, d))
+        elif kind == _EV_SIGNAL:
+            pending.append(node)
+        elif kind == _EV_TRICK:
+            _prev, _kind, number, leader, cards, winner, points, drew, holder = node
+            unfold(leader, cards)
+            items.append((_EV_TRICK, number, leader, cards, winner, points))
+            if drew:
+                items.append((_EV_DRAW, winner, holder))
+        else:
+            items.append(node[1:])
+    if d is not None:
+        unfold(state._t[0], state._trick)
+    return items
 
 
 def _event_json(game: BriscolaGame, e: tuple[Any, ...]) -> JSON:
@@ -1141,9 +1271,9 @@ def _event_json(game: BriscolaGame, e: tuple[Any, ...]) -> JSON:
 
 def _known_cards(state: BriscolaState, seat: int | None) -> dict[int, int]:
     """Cards in other seats' hands that ``seat`` legitimately knows, as masks per seat."""
-    game = state.game
+    game = state._g
     d = state._d
-    hands = state._hands
+    hands = _unpack(state._h, game.players)
     known: dict[int, int] = {}
 
     def add(owner: int, mask: int) -> None:
@@ -1151,8 +1281,9 @@ def _known_cards(state: BriscolaState, seat: int | None) -> dict[int, int]:
         if mask and owner != seat:
             known[owner] = known.get(owner, 0) | mask
 
-    if state._holder is not None:
-        add(state._holder, 1 << d.indicator)
+    holder = state._t[4]
+    if holder is not None:
+        add(holder, 1 << d.indicator)
     if d.exchanged is not None:
         add(d.exchanged[0], 1 << d.exchanged[2])
     if game.open_hands:
@@ -1160,22 +1291,22 @@ def _known_cards(state: BriscolaState, seat: int | None) -> dict[int, int]:
             add(owner, hands[owner])
     elif seat is not None and game.options["partners_show_hands_before_first_trick"]:
         for owner in game.partners[seat]:
-            add(owner, d.start_hands[owner])
+            add(owner, _seat_mask(d.start_hands, owner))
     return known
 
 
 def _observe(state: BriscolaState, seat: int | None) -> JSON:
-    game = state.game
+    game = state._g
     if seat is not None and (type(seat) is not int or not 0 <= seat < game.players):
         raise ValueError(f"seat must be 0..{game.players - 1} or None, not {seat!r}")
     d = state._d
     codes = _CODES
     known = _known_cards(state, seat)
-    stock_size = len(d.draw) - state._sp
+    leader, sp, _won, _ntricks, holder, _used, sigs = state._t
+    stock_size = len(d.draw) - sp
     stock_top = None
     if game.scoperta and stock_size >= 1:
-        stock_top = codes[d.draw[state._sp]]
-    leader = state._leader
+        stock_top = codes[d.draw[sp]]
     trick = []
     pos = d.index[leader]
     for c in state._trick:
@@ -1183,23 +1314,26 @@ def _observe(state: BriscolaState, seat: int | None) -> JSON:
         pos += 1
     signals = [
         {"trick": t, "seat": s, "meaning": SIGNAL_MEANINGS[m]}
-        for t, s, m in state._sigs
+        for t, s, m in sigs
         if seat is not None
-        and (game.options["signal_visibility"] == "public" or game.side_of[s] == game.side_of[seat])
+        and (
+            game.options["signal_visibility"] == "public" or game.side_of[s] == game.side_of[seat]
+        )
     ]
     legal = state.legal_actions(seat) if seat is not None else []
     exchanged = None
     if d.exchanged is not None:
-        exchanged = {"seat": d.exchanged[0], "gave": codes[d.exchanged[1]], "took": codes[d.exchanged[2]]}
+        ex_seat, gave, took = d.exchanged
+        exchanged = {"seat": ex_seat, "gave": codes[gave], "took": codes[took]}
     return {
         "game": game.name,
         "players": game.players,
         "seat": seat,
         "side": game.side_of[seat] if seat is not None else None,
-        "hand": DECK.codes(state._hands[seat]) if seat is not None else [],
+        "hand": DECK.codes(_seat_mask(state._h, seat)) if seat is not None else [],
         "to_act": state._to_act,
         "legal_actions": [game.action_to_string(a) for a in legal],
-        "phase": _PHASE_NAMES[state._phase],
+        "phase": _PHASE_NAMES[state._m & _PHASE_MASK],
         "scores": state.scores,
         "games": state.games,
         "target": game.target,
@@ -1208,11 +1342,11 @@ def _observe(state: BriscolaState, seat: int | None) -> JSON:
         "seats": list(d.active),
         "trump": codes[d.indicator],
         "trump_suit": SUITS[d.trump],
-        "indicator_holder": state._holder,
+        "indicator_holder": holder,
         "stock_size": stock_size,
         "stock_top": stock_top,
         "removed": DECK.codes(d.removed),
-        "hand_sizes": [h.bit_count() for h in state._hands],
+        "hand_sizes": [_seat_mask(state._h, s).bit_count() for s in range(game.players)],
         "known_cards": {str(s): DECK.codes(m) for s, m in sorted(known.items())},
         "exchange": exchanged,
         "leader": leader,
@@ -1224,11 +1358,11 @@ def _observe(state: BriscolaState, seat: int | None) -> JSON:
                 "winner": w,
                 "points": p,
             }
-            for ld, cards, w, p in state._done
+            for _prev, _kind, _no, ld, cards, w, p, _drew, _holder in _deal_tricks(state)
         ],
         "deal_points": state.deal_points(),
         "signals": signals,
-        "hand_over": state._hand_over,
+        "hand_over": state.hand_over,
         "match_over": state.match_over,
         "winner": state.winner,
     }
@@ -1258,6 +1392,7 @@ def _determinize(game: BriscolaGame, obs: Mapping[str, Any], rng: Rng) -> Brisco
             d.removed |= 1 << parse(c)
         d.indicator = parse(obs["trump"])
         d.trump = SUIT[d.indicator]
+        d.keys = _KEYS[d.trump]
         d.scores = tuple(obs["scores"])
         d.seed = rng.next64()
         d.packs = ()
@@ -1289,6 +1424,8 @@ def _determinize(game: BriscolaGame, obs: Mapping[str, Any], rng: Rng) -> Brisco
         for s, cards in obs["known_cards"].items():
             for c in cards:
                 hands[int(s)] |= 1 << parse(c)
+        # Only what this seat was shown counts as "shown": a partner's other cards stay unknown.
+        shown = tuple(hands)
         for h in hands:
             seen |= h
         stock_size = obs["stock_size"]
@@ -1320,19 +1457,9 @@ def _determinize(game: BriscolaGame, obs: Mapping[str, Any], rng: Rng) -> Brisco
             raise RulesError("observation is inconsistent: cards left over after dealing")
         d.draw = tuple(middle)
         d.deck = ()
-        d.start_hands = tuple(hands)
-        state = _new_state(BriscolaState)
-        state._g = game
-        state._d = d
-        state._hands = tuple(hands)
-        state._trick = trick
-        state._leader = obs["leader"]
-        state._to_act = obs["to_act"]
-        state._sp = 0
-        state._won = tuple(won)
-        state._done = done
-        state._holder = holder
-        state._phase = _PHASE_NAMES.index(obs["phase"])
+        d.start_hands = 0
+        for s, mask in enumerate(shown):
+            d.start_hands |= mask << _OFF[s]
         sigs = tuple(
             (g["trick"], g["seat"], SIGNAL_MEANINGS.index(g["meaning"])) for g in obs["signals"]
         )
@@ -1340,10 +1467,30 @@ def _determinize(game: BriscolaGame, obs: Mapping[str, Any], rng: Rng) -> Brisco
         for t, s, m in sigs:
             if t == len(done) + 1:
                 used |= 1 << (s * 8 + m)
-        state._sigs = sigs
-        state._sigused = used
-        state._ev = None
-        state._hand_over = obs["hand_over"]
+        packed_hands = 0
+        packed_won = 0
+        for s in range(n):
+            packed_hands |= hands[s] << _OFF[s]
+            packed_won |= won[s] << _OFF[s]
+        mode = _PHASE_NAMES.index(obs["phase"])
+        if game.signals:
+            mode |= _SIGNALS
+        if obs["hand_over"]:
+            mode |= _HAND_OVER
+        state = _new_state(BriscolaState)
+        state._g = game
+        state._d = d
+        state._h = packed_hands
+        state._trick = trick
+        state._to_act = obs["to_act"]
+        state._m = mode
+        state._t = (obs["leader"], 0, packed_won, len(done), holder, used, sigs)
+        ev: _ListEv = (None, _EV_DEAL, d)
+        for no, (ld, cards, w, p) in enumerate(done, 1):
+            ev = (ev, _EV_TRICK, no, ld, cards, w, p, False, None)
+        state._ev = ev
         return state
     except (KeyError, TypeError, IndexError, InvalidActionError) as err:
-        raise RulesError(f"not a Briscola observation this game can determinize: {err!r}") from None
+        raise RulesError(
+            f"not a Briscola observation this game can determinize: {err!r}"
+        ) from None

@@ -1,0 +1,138 @@
+"""Bots: players that see one seat's observation (a JSON dict) and return an action id.
+
+A bot never receives a state, only what its seat may know, so the same bot can sit at a
+local table, behind the server or inside a simulation without leaking anything.
+
+>>> import mazo
+>>> game = mazo.load_game("briscola", players=2)
+>>> state = game.new_match(seed=7)
+>>> bot = make_bot("random", game, seed=1)
+>>> bot.choose(state.observation(state.to_act)) in state.legal_actions()
+True
+>>> list_bots()
+['heuristic', 'random']
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from mazo.core.errors import RulesError
+from mazo.core.game import Game
+
+__all__ = ["BOTS", "Bot", "BotSpec", "list_bots", "make_bot", "resolve_seed"]
+
+Observation = Mapping[str, Any]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """What every bot offers: a name and a choice from an observation."""
+
+    @property
+    def name(self) -> str:
+        """The registry name (``random``, ``heuristic``...)."""
+        ...
+
+    def choose(self, observation: Observation) -> int:
+        """An action id among ``observation["legal_actions"]`` (parsed by the game)."""
+        ...
+
+
+BotFactory = Callable[..., Bot]
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A registered bot: how to build it for a game, and a line of help."""
+
+    name: str
+    help: str
+    factory: BotFactory  # factory(game, seed: int, **options) -> Bot
+
+
+def _make_random(game: Game, seed: int, **options: Any) -> Bot:
+    from mazo.bots.random_bot import RandomBot
+
+    return RandomBot(game, seed, **options)
+
+
+def _make_heuristic(game: Game, seed: int, **options: Any) -> Bot:
+    from mazo.bots.heuristic import make_heuristic
+
+    return make_heuristic(game, seed, **options)
+
+
+BOTS: dict[str, BotSpec] = {
+    "random": BotSpec("random", "uniform over the legal actions", _make_random),
+    "heuristic": BotSpec(
+        "heuristic", "hand-written rules of thumb for each game (no search)", _make_heuristic
+    ),
+}
+
+
+def list_bots() -> list[str]:
+    """The registered bot names, sorted."""
+    return sorted(BOTS)
+
+
+def resolve_seed(seed: int | None) -> int:
+    """The bot's seed: the given int, or 64 bits from the operating system."""
+    if seed is None:
+        return secrets.randbits(64)
+    if type(seed) is not int:
+        raise RulesError(f"a bot seed must be an int or None, not {seed!r}")
+    return seed
+
+
+def make_bot(name: str, game: Game, seed: int | None = None, **options: Any) -> Bot:
+    """Build the bot called ``name`` for ``game``.
+
+    ``seed`` makes its choices reproducible (tie-breaks and random play); an unknown name
+    or option raises :class:`mazo.RulesError` saying what is allowed.
+    """
+    key = name.strip().lower() if isinstance(name, str) else None
+    spec = BOTS.get(key) if key is not None else None
+    if spec is None:
+        raise RulesError(f"unknown bot {name!r}; bots are: {', '.join(list_bots())}")
+    if not isinstance(game, Game):
+        raise RulesError(f"make_bot needs a configured game (mazo.load_game(...)), not {game!r}")
+    return spec.factory(game, resolve_seed(seed), **options)
+
+
+def check_bot_options(
+    bot: str, given: Mapping[str, Any], allowed: Mapping[str, tuple[Any, ...]]
+) -> dict[str, Any]:
+    """Validate bot options against ``{name: allowed values (first is the default)}``."""
+    unknown = sorted(set(given) - set(allowed))
+    if unknown:
+        names = ", ".join(allowed) if allowed else "none"
+        raise RulesError(f"bot {bot!r} has no option {', '.join(unknown)}; options are: {names}")
+    out: dict[str, Any] = {}
+    for key, values in allowed.items():
+        value = given.get(key, values[0])
+        if not any(type(value) is type(v) and value == v for v in values):
+            shown = ", ".join(repr(v) for v in values)
+            raise RulesError(f"bot option {key}={value!r} is not allowed; allowed: {shown}")
+        out[key] = value
+    return out
+
+
+def legal_ids(game: Game, observation: Observation) -> list[int]:
+    """The observation's legal actions as ids; a bot asked to act with none is a bug."""
+    try:
+        legal = observation["legal_actions"]
+    except (KeyError, TypeError):
+        raise RulesError("a bot needs an observation dict with 'legal_actions'") from None
+    obs_game = observation.get("game")
+    if obs_game is not None and obs_game != game.name:
+        raise RulesError(f"this bot plays {game.name}, not {obs_game}")
+    if not legal:
+        raise RulesError(
+            f"seat {observation.get('seat')!r} has no legal action in this observation "
+            f"(to_act is {observation.get('to_act')!r})"
+        )
+    return [game.string_to_action(a) for a in legal]

@@ -1,0 +1,252 @@
+"""``mazo bench``: engine speed under uniform random play, through the public API only.
+
+For each game and player count:
+
+* **throughput**: whole matches of random play, each step ``legal_actions()``, a uniform
+  choice with :class:`mazo.core.rng.Rng`, then ``apply()`` (states are immutable; the
+  old state is dropped).  Reported as actions, deals (hands) and matches per second.
+* **apply**: the mean cost of one ``apply`` alone, timed in a separate loop over
+  (state, action) pairs collected during the throughput phase, minus the cost of the
+  bare loop.  ``legal_actions()`` and ``observation(to_act)`` are timed the same way.
+
+Numbers depend on the machine and Python version; they are for comparing changes on one
+machine, never a pass/fail test.  ``bench/bench_engine.py`` runs the same code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import platform
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import mazo
+from mazo.core.game import State
+from mazo.core.rng import Rng, derive_seed
+from mazo.games import GAMES
+
+from .common import CliError, Output, game_class, raw_formatter
+
+__all__ = ["add_parser", "measure", "run", "run_bench"]
+
+SAMPLE_CAP = 20_000
+"""At most this many (state, action) pairs are kept for the per-call timings."""
+_CHUNK = 256
+
+# Share of a configuration's time spent in each phase.
+_SHARE_PLAY, _SHARE_APPLY, _SHARE_LEGAL, _SHARE_OBS = 0.5, 0.25, 0.1, 0.15
+
+EPILOG = """\
+examples:
+  mazo bench                          every game, every player count, ~3 s per game
+  mazo bench briscola --players 2     one configuration, all 3 s on it
+  mazo bench briscola -p 2 -p 4 --seconds 10 --json > bench.json
+
+Columns: actions/s, deals/s and matches/s of random play (legal_actions + choice +
+apply); the mean cost in microseconds of one apply(), legal_actions() and
+observation(to_act), each timed alone.  Timings vary by machine: compare runs on the
+same machine only.
+"""
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``mazo bench``."""
+    p = subparsers.add_parser(
+        "bench",
+        help="measure engine speed with random play",
+        description=(
+            "Measure engine speed with uniform random play through the public API "
+            "(legal_actions, apply, observation)."
+        ),
+        epilog=EPILOG,
+        formatter_class=raw_formatter,
+    )
+    p.add_argument("game", nargs="?", metavar="GAME", help="one game (default: every game)")
+    p.add_argument(
+        "--players",
+        "-p",
+        type=int,
+        action="append",
+        metavar="N",
+        help="player count (repeatable; default: each count the game allows)",
+    )
+    p.add_argument(
+        "--seconds",
+        "-s",
+        type=float,
+        default=3.0,
+        metavar="S",
+        help="time budget per game, shared by its player counts (default 3)",
+    )
+    p.add_argument("--seed", type=int, default=1, metavar="N", help="seed of the deals (1)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Benchmark and print; 2 on bad arguments."""
+    out = Output()
+    try:
+        report = run_bench(args.game, args.players, args.seconds, args.seed)
+    except CliError as err:
+        out.error(f"mazo bench: error: {err}")
+        return err.code
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        _print_table(report, out)
+    return 0
+
+
+def run_bench(
+    game: str | None = None,
+    players: Sequence[int] | None = None,
+    seconds: float = 3.0,
+    seed: int = 1,
+) -> dict[str, Any]:
+    """Measure the chosen games and player counts; a JSON-ready report."""
+    if not seconds > 0:
+        raise CliError(f"--seconds must be positive, not {seconds}")
+    names = [game_class(game).name] if game else mazo.list_games()
+    configs: list[tuple[str, int, float]] = []
+    for name in names:
+        allowed = GAMES[name].player_counts
+        counts = list(dict.fromkeys(players)) if players else list(allowed)
+        bad = [n for n in counts if n not in allowed]
+        if bad:
+            raise CliError(
+                f"{name} is played by {', '.join(map(str, allowed))} players, "
+                f"not {', '.join(map(str, bad))}"
+            )
+        configs += [(name, n, seconds / len(counts)) for n in counts]
+    results = [measure(name, n, budget, seed) for name, n, budget in configs]
+    return {
+        "mazo": mazo.__version__,
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "machine": platform.machine(),
+        "seed": seed,
+        "seconds_per_game": seconds,
+        "results": results,
+    }
+
+
+def measure(game_name: str, players: int, seconds: float, seed: int = 1) -> dict[str, Any]:
+    """Random-play throughput and per-call costs for one configuration."""
+    game = mazo.load_game(game_name, players=players)
+    rng = Rng(derive_seed(seed, "bench choices", game_name, players))
+    pairs: list[tuple[State, int]] = []
+    actions = deals = matches = 0
+    budget = seconds * _SHARE_PLAY
+    clock = time.perf_counter
+    start = clock()
+    deadline = start + budget
+    while True:
+        state = game.new_match(seed=derive_seed(seed, "bench match", matches))
+        while state.to_act is not None:
+            legal = state.legal_actions()
+            action = legal[rng.randbelow(len(legal))]
+            if len(pairs) < SAMPLE_CAP:
+                pairs.append((state, action))
+            state = state.apply(action)
+            actions += 1
+            if state.hand_over:
+                deals += 1
+        matches += 1
+        if clock() >= deadline:
+            break
+    elapsed = clock() - start
+    states = [s for s, _ in pairs]
+    return {
+        "game": game_name,
+        "players": players,
+        "seconds": round(elapsed, 3),
+        "actions": actions,
+        "deals": deals,
+        "matches": matches,
+        "actions_per_s": round(actions / elapsed, 1),
+        "deals_per_s": round(deals / elapsed, 2),
+        "matches_per_s": round(matches / elapsed, 3),
+        "actions_per_match": round(actions / matches, 1),
+        "apply_us": _per_call_us(pairs, lambda s, a: s.apply(a), seconds * _SHARE_APPLY),
+        "legal_actions_us": _per_call_us(
+            [(s, 0) for s in states], lambda s, _a: s.legal_actions(), seconds * _SHARE_LEGAL
+        ),
+        "observation_us": _per_call_us(
+            [(s, 0) for s in states],
+            lambda s, _a: s.observation(s.to_act),
+            seconds * _SHARE_OBS,
+        ),
+    }
+
+
+def _per_call_us(pairs: list[tuple[State, int]], call: Any, budget: float) -> float:
+    """Mean microseconds of ``call(state, action)`` over the pairs, bare loop subtracted.
+
+    The pairs are walked in chunks, round and round, until the budget is spent (at least
+    one chunk), so a slow call does not overrun the budget by a whole pass.
+    """
+    if not pairs:
+        return 0.0
+    chunks = [pairs[i : i + _CHUNK] for i in range(0, len(pairs), _CHUNK)]
+    clock = time.perf_counter
+    calls = 0
+    used: list[int] = []
+    start = clock()
+    for index in itertools.cycle(range(len(chunks))):
+        for state, action in chunks[index]:
+            call(state, action)
+        calls += len(chunks[index])
+        used.append(index)
+        if clock() - start >= budget:
+            break
+    spent = clock() - start
+    noop = _noop
+    base_start = clock()
+    for index in used:
+        for state, action in chunks[index]:
+            noop(state, action)
+    base = clock() - base_start
+    return round(max(spent - base, 0.0) / calls * 1e6, 3)
+
+
+def _noop(state: State, action: int) -> None:
+    return None
+
+
+def _print_table(report: dict[str, Any], out: Output) -> None:
+    head = (
+        f"mazo {report['mazo']} · {report['implementation']} {report['python']} "
+        f"· {report['machine']} · seed {report['seed']}"
+    )
+    columns = [
+        ("game", "game", "{}"),
+        ("n", "players", "{}"),
+        ("actions/s", "actions_per_s", "{:,.0f}"),
+        ("deals/s", "deals_per_s", "{:,.0f}"),
+        ("matches/s", "matches_per_s", "{:,.1f}"),
+        ("apply µs", "apply_us", "{:.2f}"),
+        ("legal µs", "legal_actions_us", "{:.2f}"),
+        ("obs. µs", "observation_us", "{:.2f}"),
+    ]
+    rows = [[fmt.format(r[key]) for _, key, fmt in columns] for r in report["results"]]
+    if out.rich:
+        from rich import box
+        from rich.table import Table
+
+        table = Table(
+            title="Random-play benchmark", caption=head, box=box.SIMPLE_HEAD, pad_edge=False
+        )
+        for i, (title, _, _) in enumerate(columns):
+            table.add_column(title, justify="left" if i == 0 else "right", no_wrap=True)
+        for row in rows:
+            table.add_row(*row)
+        out.renderable(table)
+        return
+    widths = [max(len(t), *(len(r[i]) for r in rows)) for i, (t, _, _) in enumerate(columns)]
+    out.line(head)
+    out.line("  ".join(t.rjust(w) for (t, _, _), w in zip(columns, widths, strict=True)))
+    for row in rows:
+        out.line("  ".join(v.rjust(w) for v, w in zip(row, widths, strict=True)))

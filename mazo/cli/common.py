@@ -1,0 +1,240 @@
+"""Helpers shared by the ``mazo`` subcommands: output, errors, game options from flags.
+
+rich is optional (``pip install mazo[cli]``): without it output is plain text.  Colour is
+decided here and nowhere else; :mod:`mazo.render` produces plain strings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from typing import Any, TextIO
+
+from mazo.core.errors import RulesError
+from mazo.core.game import Game, Option, State
+from mazo.games import GAMES, list_games, load_game
+
+__all__ = [
+    "CliError",
+    "Output",
+    "events_for",
+    "game_class",
+    "game_from_args",
+    "isatty",
+    "options_help",
+    "parse_option_values",
+    "raw_formatter",
+    "seat_or_spectator",
+    "variant_option",
+]
+
+
+class CliError(Exception):
+    """A user error: printed as ``mazo <command>: error: <message>``, exit ``code``."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class Output:
+    """Writes lines to stdout (errors to stderr), with rich styles when rich is installed.
+
+    Text is never parsed as rich markup, so card lists and brackets print as they are.
+    rich turns colour off by itself when stdout is not a terminal or ``NO_COLOR`` is set.
+    """
+
+    def __init__(self, color: bool = True) -> None:
+        self._console: Any = None
+        self._errors: Any = None
+        if color:
+            try:
+                from rich.console import Console
+            except ImportError:  # the cli extra is not installed: plain text
+                pass
+            else:
+                self._console = Console(highlight=False, soft_wrap=True)
+                self._errors = Console(highlight=False, soft_wrap=True, stderr=True)
+
+    @property
+    def rich(self) -> bool:
+        return self._console is not None
+
+    def line(self, text: str = "", style: str | None = None) -> None:
+        if self._console is not None:
+            self._console.print(text, style=style, markup=False, emoji=False)
+        else:
+            _write(sys.stdout, text + "\n")
+
+    def error(self, text: str) -> None:
+        if self._errors is not None:
+            self._errors.print(text, style="bold red", markup=False, emoji=False)
+        else:
+            _write(sys.stderr, text + "\n")
+
+    def renderable(self, obj: Any) -> None:
+        """Print a rich object (a table...); only call when :attr:`rich` is true."""
+        self._console.print(obj)
+
+
+def _write(stream: TextIO, text: str) -> None:
+    stream.write(text)
+    stream.flush()
+
+
+def game_class(name: str) -> type[Game]:
+    """The registered class of a game, or a :class:`CliError` listing the games."""
+    cls = GAMES.get(name.strip().lower()) if isinstance(name, str) else None
+    if cls is None:
+        raise CliError(f"unknown game {name!r}; games are: {', '.join(list_games())}")
+    return cls
+
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+def _coerce(text: str, spec: Option | None) -> Any:
+    """Turn the text of ``name=value`` into the option's type, guided by its allowed values."""
+    raw = text.strip()
+    low = raw.lower()
+    if spec is not None and spec.allowed is not None:
+        for value in spec.allowed:
+            if isinstance(value, bool):
+                if (value and low in _TRUE) or (not value and low in _FALSE):
+                    return value
+            elif str(value).lower() == low:
+                return value
+    if low in ("none", "null"):
+        return None
+    if low in ("true", "false"):
+        return low == "true"
+    try:
+        return int(raw)
+    except ValueError:
+        pass
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw
+
+
+def parse_option_values(game: str, items: Iterable[str]) -> dict[str, Any]:
+    """``["open_variant=scoperta", "match_wins_target=2"]`` -> typed option values.
+
+    Values are matched against the option's allowed values (``true``/``yes``/``on`` for
+    booleans, case-insensitive); names are checked later by :func:`mazo.load_game`.
+
+    >>> parse_option_values("briscola", ["match-wins-target=2", "signals_enabled=yes"])
+    {'match_wins_target': 2, 'signals_enabled': True}
+    """
+    specs = {o.name: o for o in game_class(game).option_specs}
+    out: dict[str, Any] = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or not name:
+            raise CliError(f"--option wants name=value (e.g. match_wins_target=2), not {item!r}")
+        out[name] = _coerce(text, specs.get(name))
+    return out
+
+
+def variant_option(game: str) -> str | None:
+    """The option that ``--variant`` sets for a game: ``variant`` or ``*_variant``."""
+    names = [o.name for o in game_class(game).option_specs]
+    if "variant" in names:
+        return "variant"
+    candidates = [n for n in names if n.endswith("_variant")]
+    return candidates[0] if len(candidates) == 1 else None
+
+
+def game_from_args(
+    name: str,
+    players: int | None,
+    variant: str | None = None,
+    options: Sequence[str] = (),
+) -> Game:
+    """Load a game from the common flags; every mistake becomes a clear :class:`CliError`."""
+    game_class(name)
+    opts = parse_option_values(name, options)
+    if variant is not None:
+        key = variant_option(name)
+        if key is None:
+            raise CliError(f"{name} has no variants; use --option name=value for its options")
+        if key in opts:
+            raise CliError(f"--variant sets {key}; do not also give --option {key}=...")
+        opts[key] = _coerce(variant.replace("-", "_"), _spec(name, key))
+    try:
+        return load_game(name, players=players, **opts)
+    except RulesError as err:
+        raise CliError(str(err)) from None
+
+
+def _spec(game: str, name: str) -> Option | None:
+    return next((o for o in game_class(game).option_specs if o.name == name), None)
+
+
+def options_help(name: str) -> str:
+    """A text table of a game's options, for ``--list-options``."""
+    cls = game_class(name)
+    lines = [f"Options of {cls.name} (players: {', '.join(map(str, cls.player_counts))}):"]
+    for o in cls.option_specs:
+        lines.append(f"  {o.name} = {o.default!r}")
+        lines.append(f"      allowed: {o.allowed_text()}")
+        if o.help:
+            lines.append(f"      {o.help}")
+    key = variant_option(name)
+    if key:
+        lines.append(f"--variant NAME is short for --option {key}=NAME.")
+    return "\n".join(lines)
+
+
+def seat_or_spectator(text: str) -> int | None:
+    """argparse type for ``--seat``: a seat number, or ``spectator``/``none``."""
+    if text.strip().lower() in ("spectator", "none", "-"):
+        return None
+    try:
+        seat = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a seat: give a seat number (0, 1, ...) or 'spectator'"
+        ) from None
+    if seat < 0:
+        raise argparse.ArgumentTypeError(f"seat {seat} is negative; seats start at 0")
+    return seat
+
+
+def events_for(state: State, seat: int | None) -> list[dict[str, Any]]:
+    """The log as ``seat`` saw it: events with an audience the seat is not in left out."""
+    method = getattr(state, "events_for", None)
+    if method is not None:
+        return list(method(seat))
+    return [
+        e
+        for e in state.events
+        if e.get("audience") is None or (seat is not None and seat in e["audience"])
+    ]
+
+
+def isatty(stream: Any) -> bool:
+    """Whether a stream is an interactive terminal (False for pipes and test doubles)."""
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """Wraps one-paragraph text (descriptions) but keeps multi-line text (epilogs) as is."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if "\n" in text.strip():
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
+
+
+def raw_formatter(prog: str) -> argparse.HelpFormatter:
+    """Help that wraps descriptions and keeps the epilog's example lines as written."""
+    return _HelpFormatter(prog, max_help_position=30)

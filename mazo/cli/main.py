@@ -1,0 +1,127 @@
+"""The ``mazo`` command: argparse with one subcommand per module.
+
+A subcommand module exposes ``add_parser(subparsers) -> None`` and ``run(args) -> int``.
+``main`` returns the exit code instead of exiting, so tests can call it directly:
+0 success, 1 a failure while running, 2 bad usage or bad input files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any
+
+import mazo
+from mazo.core.errors import MazoError
+
+from . import bench, play, replay
+from .common import raw_formatter
+
+__all__ = ["build_parser", "main"]
+
+EPILOG = """\
+examples:
+  mazo play briscola --players 2 --vs heuristic     play against a bot
+  mazo play briscola --players 2 --save match.json  ...and keep the record
+  mazo replay match.json --seat 0                   step through it from seat 0's view
+  mazo sim --help                                   bot-against-bot simulations
+  mazo bench briscola --seconds 3                   engine speed, random play
+  mazo <command> --help                             the options of a command
+
+games: {games}
+"""
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
+    """The parser, and which module runs each subcommand name."""
+    parser = argparse.ArgumentParser(
+        prog="mazo",
+        description=(
+            "mazo: rules engines, bots and tools for Latin-suited card games "
+            "(Briscola, Escoba, Envite Canario, Trionfetti)."
+        ),
+        epilog=EPILOG.format(games=", ".join(mazo.list_games())),
+        formatter_class=raw_formatter,
+    )
+    parser.add_argument("--version", action="version", version=f"mazo {mazo.__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands: dict[str, ModuleType] = {}
+    sim, sim_problem = _load_sim()
+    modules: list[ModuleType] = [play]
+    if sim is not None:
+        modules.append(sim)
+    modules += [replay, bench]
+    for module in modules:
+        before = set(subparsers.choices)
+        module.add_parser(subparsers)
+        for name in set(subparsers.choices) - before:
+            commands[name] = module
+    if sim is None and sim_problem is not None:
+        unavailable = subparsers.add_parser("sim", help="bot-against-bot simulations (unavailable)")
+        unavailable.set_defaults(unavailable=sim_problem)
+    return parser, commands
+
+
+def _load_sim() -> tuple[ModuleType | None, str | None]:
+    """``mazo.cli.sim`` (written separately), or why it cannot be loaded (None: absent)."""
+    try:
+        from . import sim
+    except ModuleNotFoundError as err:
+        if err.name == "mazo.cli.sim":
+            return None, None
+        return None, str(err)
+    except ImportError as err:
+        return None, str(err)
+    return sim, None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``mazo`` with ``argv`` (default: the command line); return the exit code."""
+    parser, commands = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # --help, --version and usage errors
+        return stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 2
+    command = getattr(args, "command", None)
+    if command is None:
+        parser.print_help()
+        return 2
+    module = commands.get(command)
+    if module is None:
+        why = getattr(args, "unavailable", "unknown command")
+        print(f"mazo {command}: unavailable: {why}", file=sys.stderr)
+        return 1
+    try:
+        return _exit_code(module.run(args))
+    except KeyboardInterrupt:
+        print("\nInterrupted.", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # e.g. `mazo replay x --all | head`
+        _silence_stdout()
+        return 0
+    except MazoError as err:
+        print(f"mazo {command}: error: {err}", file=sys.stderr)
+        return 2
+
+
+def _exit_code(result: Any) -> int:
+    if result is None:
+        return 0
+    return int(result)
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe, point stdout at devnull so the interpreter exits quietly."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())

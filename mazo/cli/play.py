@@ -1,0 +1,469 @@
+"""``mazo play``: a match in the terminal, one human against bots.
+
+The human sees only what their seat may know: every line printed comes from
+``state.observation(seat)`` or from ``state.events_for(seat)``, never from the state
+itself, so no hidden card can reach the screen.  Bots also receive observations only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from mazo.core.errors import IllegalActionError, InvalidActionError, MazoError, RulesError
+from mazo.core.game import Game, State
+from mazo.core.rng import derive_seed
+from mazo.render import (
+    CARD_STYLES,
+    LANGUAGES,
+    View,
+    render_choices,
+    render_event,
+    render_observation,
+)
+
+from .common import (
+    CliError,
+    Output,
+    events_for,
+    game_from_args,
+    isatty,
+    options_help,
+    raw_formatter,
+    variant_option,
+)
+
+__all__ = ["HELP", "Quit", "Session", "add_parser", "run"]
+
+DEFAULT_BOT = "heuristic"
+FALLBACK_BOT = "random"
+
+EPILOG = """\
+examples:
+  mazo play briscola --players 2 --vs heuristic
+  mazo play briscola --players 4 --seat 2 --seed 7        # you and seat 0 against 1 and 3
+  mazo play briscola --players 2 --variant scoperta --save match.json
+  mazo play briscola --players 3 --vs random,heuristic    # one bot name per other seat
+  mazo play briscola --players 4 --option signals_enabled=true --cards symbol
+  mazo play briscola --list-options
+
+at your turn type the number of a choice (1, 2, ...) or a card code such as 7o, kb or
+ae (A for 1; suits O coins, C cups, E swords, B batons); '?' lists the other commands,
+'q' or Ctrl-D leaves (the record is written first when --save is given).
+"""
+
+HELP = """\
+Commands at your turn:
+  1, 2, ...          take the numbered choice
+  7o, KB, ae         play a card by its code: rank 1-7 J Q K (A = 1), suit O C E B
+  signal <meaning>   a partner signal, when offered (also by number)
+  exchange, decline  swap (or keep) the 2 of trumps, when offered
+  s, show            show the table again
+  t, tricks          the tricks played so far in this deal
+  ?, help            this help
+  q, quit            leave the match (Ctrl-D too); --save writes the record first"""
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``mazo play``."""
+    p = subparsers.add_parser(
+        "play",
+        help="play a match in the terminal against bots",
+        description=(
+            "Play a match in the terminal: you take one seat, bots take the others. "
+            "You see only what your seat may see."
+        ),
+        epilog=EPILOG,
+        formatter_class=raw_formatter,
+    )
+    p.add_argument("game", metavar="GAME", help="the game to play, e.g. briscola")
+    p.add_argument(
+        "--players", "-n", type=int, metavar="N", help="number of players (default: the game's)"
+    )
+    p.add_argument("--seat", type=int, default=0, metavar="S", help="your seat (default 0)")
+    p.add_argument(
+        "--vs",
+        default=DEFAULT_BOT,
+        metavar="BOT",
+        help=(
+            f"bot for the other seats (default {DEFAULT_BOT}, or {FALLBACK_BOT} when it is "
+            "not available); a comma list gives one bot per other seat in seat order"
+        ),
+    )
+    p.add_argument(
+        "--seed", type=int, metavar="N", help="seed for the deals and the bots (reproducible)"
+    )
+    p.add_argument(
+        "--variant",
+        metavar="NAME",
+        help="the game's variant option (briscola: open_variant = none, open_hands, scoperta)",
+    )
+    p.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rules option (repeatable), e.g. -o match_wins_target=2; see --list-options",
+    )
+    p.add_argument("--save", metavar="FILE", help="write the game record (JSON) to FILE")
+    p.add_argument(
+        "--cards",
+        choices=CARD_STYLES,
+        default="name",
+        help="how cards are shown: '7O (7 of coins)', '7O', or '7♦' (default name)",
+    )
+    p.add_argument(
+        "--lang", choices=LANGUAGES, default="en", help="language of card names (default en)"
+    )
+    p.add_argument("--list-options", action="store_true", help="list the game's options and exit")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play one match; 0 when it ends or the player leaves, 2 on bad arguments."""
+    out = Output()
+    try:
+        if args.list_options:
+            out.line(options_help(args.game))
+            return 0
+        session = Session.from_args(args, out)
+    except CliError as err:
+        out.error(f"mazo play: error: {err}")
+        return err.code
+    return session.play()
+
+
+class Quit(Exception):
+    """The player left (``q``, end of input or Ctrl-C)."""
+
+    def __init__(self, message: str, code: int = 0) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class Session:
+    """One interactive match: the game, the human's seat, the bots and the output."""
+
+    def __init__(
+        self,
+        game: Game,
+        seat: int,
+        bots: Mapping[int, Any],
+        bot_names: Mapping[int, str],
+        seed: int,
+        out: Output,
+        save: str | None = None,
+        style: str = "name",
+        lang: str = "en",
+        read: Callable[[str], str] = input,
+    ) -> None:
+        self.game = game
+        self.seat = seat
+        self.bots = dict(bots)
+        self.seed = seed
+        self.out = out
+        self.save = save
+        self.read = read
+        self.echo = not isatty(sys.stdin)
+        n = game.players
+        names = []
+        for s in range(n):
+            if s == seat:
+                names.append(f"Seat {s} (you)")
+            else:
+                partner = s != seat and game.info.side_of[s] == game.info.side_of[seat]
+                tag = f"{bot_names[s]}, your partner" if partner else bot_names[s]
+                names.append(f"Seat {s} ({tag})")
+        self.names = names
+        self.bot_names = dict(bot_names)
+        self.view = View(
+            players=n,
+            side_of=tuple(game.info.side_of),
+            viewer=seat,
+            seat_names=tuple(names),
+            style=style,
+            lang=lang,
+        )
+        self.deal_seats: list[int] = list(range(n))
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace, out: Output) -> Session:
+        game = game_from_args(args.game, args.players, args.variant, args.option)
+        n = game.players
+        if not 0 <= args.seat < n:
+            raise CliError(f"--seat must be a seat 0..{n - 1} for {n} players, not {args.seat}")
+        if args.variant is not None and variant_option(args.game) is None:
+            raise CliError(f"{args.game} has no variants")
+        seed = args.seed if args.seed is not None else secrets.randbits(63)
+        others = [s for s in range(n) if s != args.seat]
+        wanted = [w.strip() for w in str(args.vs).split(",") if w.strip()]
+        if not wanted:
+            raise CliError("--vs needs a bot name, e.g. --vs heuristic")
+        if len(wanted) not in (1, len(others)):
+            raise CliError(
+                f"--vs lists {len(wanted)} bots; give one for all other seats or one per "
+                f"other seat ({len(others)})"
+            )
+        if len(wanted) == 1:
+            wanted = wanted * len(others)
+        bots: dict[int, Any] = {}
+        names: dict[int, str] = {}
+        for s, name in zip(others, wanted, strict=True):
+            bots[s], names[s] = _make_bot(name, game, derive_seed(seed, "bot", s), out)
+        return cls(
+            game,
+            args.seat,
+            bots,
+            names,
+            seed,
+            out,
+            save=args.save,
+            style=args.cards,
+            lang=args.lang,
+        )
+
+    # -- the match loop --------------------------------------------------------------
+
+    def play(self) -> int:
+        game = self.game
+        out = self.out
+        opponents = ", ".join(f"seat {s} {self.bot_names[s]}" for s in sorted(self.bots))
+        out.line(
+            f"{game.name.capitalize()}, {game.players} players: you are seat {self.seat}; "
+            f"{opponents}.",
+            style="bold",
+        )
+        changed = {k: v for k, v in game.options.items() if _is_changed(game, k, v)}
+        if changed:
+            out.line("Options: " + ", ".join(f"{k}={v!r}" for k, v in changed.items()))
+        out.line("Type ? at your turn for help, q to quit.")
+        state = game.new_match(seed=self.seed)
+        seen = 0
+        try:
+            while True:
+                events = events_for(state, self.seat)
+                for event in events[seen:]:
+                    self.show_event(event)
+                seen = len(events)
+                actor = state.to_act
+                if actor is None:
+                    break
+                if actor == self.seat:
+                    state = self.human_turn(state)
+                else:
+                    state = self.bot_turn(state, actor)
+        except Quit as stop:
+            out.line(str(stop), style="yellow")
+            self.write_record(state)
+            return stop.code
+        except _BotFailure as err:
+            out.error(f"mazo play: {err}")
+            self.write_record(state)
+            return 1
+        self.write_record(state)
+        return 0
+
+    def bot_turn(self, state: State, seat: int) -> State:
+        bot = self.bots[seat]
+        try:
+            action = bot.choose(state.observation(seat))
+            return state.apply(action, seat=seat)
+        except (MazoError, ValueError, TypeError, KeyError) as err:
+            raise _BotFailure(
+                f"the {self.bot_names[seat]} bot at seat {seat} failed: {err}"
+            ) from err
+
+    def human_turn(self, state: State) -> State:
+        out = self.out
+        obs = state.observation(self.seat)
+        self.show_table(obs)
+        while True:
+            choice = self.ask(obs)
+            if choice is None:
+                continue
+            try:
+                return state.apply(choice, seat=self.seat)
+            except (IllegalActionError, InvalidActionError) as err:
+                out.line(f"Not allowed: {err}", style="red")
+
+    def ask(self, obs: Mapping[str, Any]) -> int | None:
+        """Read one line; an action id, or None after a command or a mistake."""
+        legal: list[str] = list(obs.get("legal_actions", []))
+        numbers = "1" if len(legal) == 1 else f"1-{len(legal)}"
+        prompt = f"Your move [{numbers}, card code, ? help, q quit]: "
+        try:
+            text = self.read(prompt)
+        except EOFError:
+            raise Quit("\nEnd of input: leaving the match.") from None
+        except KeyboardInterrupt:
+            raise Quit("\nInterrupted: leaving the match.", 130) from None
+        if self.echo:
+            self.out.line(text)
+        word = text.strip().lower()
+        if not word:
+            self.out.line("Type a number from the list or a card code; ? for help.")
+            return None
+        if word in ("q", "quit", "exit"):
+            raise Quit("You left the match.")
+        if word in ("?", "h", "help"):
+            self.out.line(HELP)
+            return None
+        if word in ("s", "show", "table"):
+            self.show_table(obs)
+            return None
+        if word in ("t", "tricks", "history"):
+            self.show_tricks(obs)
+            return None
+        if word.isdigit():
+            number = int(word)
+            if 1 <= number <= len(legal):
+                return self.game.string_to_action(legal[number - 1])
+            self.out.line(
+                f"There is no choice {number}: type 1 to {len(legal)}, or a card code.",
+                style="red",
+            )
+            return None
+        try:
+            action = self.game.string_to_action(text)
+        except InvalidActionError as err:
+            self.out.line(f"Not understood: {err}. Type ? for help.", style="red")
+            return None
+        label = self.game.action_to_string(action)
+        if label not in legal:
+            hand = obs.get("hand") or []
+            if label in hand or label not in _card_codes(self.game):
+                why = f"{label} is not allowed now"
+            else:
+                why = f"you do not hold {label}"
+            self.out.line(f"{why}; choose from the list ({', '.join(legal)}).", style="red")
+            return None
+        return action
+
+    # -- output ----------------------------------------------------------------------
+
+    def show_table(self, obs: Mapping[str, Any]) -> None:
+        out = self.out
+        out.line()
+        hand = obs.get("hand") or []
+        listed = set(hand) <= set(obs.get("legal_actions") or [])
+        lines = render_observation(obs, self.view, show_hand=not listed).splitlines()
+        for i, text in enumerate(lines):
+            style = "bold" if i == 0 or text.startswith("Your hand") else None
+            out.line(text, style=style)
+        if obs.get("phase") == "exchange":
+            out.line("You hold the 2 of trumps: exchange it for the indicator, or decline?")
+        out.line("Your hand — your choices:" if listed and hand else "Your choices:", style="bold")
+        trump = obs.get("trump_suit")
+        for text in render_choices(obs, self.view):
+            out.line(text, style="cyan" if trump and text.endswith("[trump]") else None)
+
+    def show_tricks(self, obs: Mapping[str, Any]) -> None:
+        tricks = obs.get("tricks") or []
+        if not tricks:
+            self.out.line("No trick has been completed in this deal yet.")
+            return
+        seats = list(obs.get("seats") or range(self.game.players))
+        for i, t in enumerate(tricks, 1):
+            lead = seats.index(t["leader"]) if t["leader"] in seats else 0
+            plays = ", ".join(
+                f"{self.view.seat(seats[(lead + j) % len(seats)])} {c}"
+                for j, c in enumerate(t["cards"])
+            )
+            self.out.line(
+                f"  {i:>2}. {plays} -> {self.view.seat(t['winner'], False)}, {t['points']} pts"
+            )
+
+    def show_event(self, event: Mapping[str, Any]) -> None:
+        kind = event.get("type")
+        if kind == "deal" and event.get("seats"):
+            self.deal_seats = list(event["seats"])
+        text = render_event(event, self.view, self.deal_seats)
+        if text is None:
+            return
+        side_of = self.game.info.side_of
+        style: str | None = None
+        if kind == "deal":
+            self.out.line()
+            style = "bold cyan"
+        elif kind == "trick":
+            ours = side_of[event["winner"]] == side_of[self.seat]
+            style = "green" if ours else "yellow"
+        elif kind in ("hand_end", "match_end"):
+            self.out.line()
+            style = "bold magenta"
+        elif kind == "signal":
+            style = "blue"
+        self.out.line(text, style=style)
+
+    def write_record(self, state: State) -> None:
+        if not self.save:
+            return
+        from mazo.record import save_record
+
+        names = [
+            "human" if s == self.seat else self.bot_names.get(s, "bot")
+            for s in range(self.game.players)
+        ]
+        try:
+            path = save_record(state, self.save, seat_names=names)
+        except OSError as err:
+            self.out.error(f"mazo play: cannot write {self.save}: {err.strerror or err}")
+            return
+        self.out.line(
+            f"Record saved to {path}; replay it with: mazo replay {_quote(str(path))} "
+            f"--seat {self.seat}"
+        )
+
+
+class _BotFailure(Exception):
+    pass
+
+
+def _make_bot(name: str, game: Game, seed: int, out: Output) -> tuple[Any, str]:
+    """A bot by name; the default heuristic falls back to random if it is not there."""
+    from mazo import make_bot
+
+    try:
+        return make_bot(name, game, seed=seed), name.strip().lower()
+    except ImportError as err:
+        problem = f"is not available ({err})"
+    except RulesError as err:
+        known = _bot_names()
+        if known and name.strip().lower() not in known:
+            raise CliError(f"unknown bot {name!r}; bots are: {', '.join(known)}") from None
+        problem = f"cannot play this game ({err})"
+    except NotImplementedError as err:
+        problem = f"cannot play this game ({err or 'not implemented'})"
+    if name.strip().lower() != DEFAULT_BOT:
+        raise CliError(f"bot {name!r} {problem}")
+    try:
+        bot = make_bot(FALLBACK_BOT, game, seed=seed)
+    except (ImportError, RulesError, NotImplementedError) as err:
+        raise CliError(f"no bot can play {game.name}: {err}") from None
+    out.line(f"Note: the {name} bot {problem}; playing against {FALLBACK_BOT} instead.")
+    return bot, FALLBACK_BOT
+
+
+def _bot_names() -> list[str]:
+    try:
+        from mazo.bots import list_bots
+    except ImportError:
+        return []
+    return list(list_bots())
+
+
+def _card_codes(game: Game) -> set[str]:
+    deck = game.info.deck
+    return {deck.format(c) for c in deck.all_cards()}
+
+
+def _is_changed(game: Game, name: str, value: Any) -> bool:
+    spec = next((o for o in game.option_specs if o.name == name), None)
+    return spec is not None and not (type(value) is type(spec.default) and value == spec.default)
+
+
+def _quote(path: str) -> str:
+    return path if all(c.isalnum() or c in "/._-" for c in path) else repr(path)

@@ -1,0 +1,270 @@
+"""``mazo sim``: bots play many matches against each other; win rates with 95% intervals.
+
+The work is done by :func:`mazo.sim.run`; this module parses flags, shows a progress bar
+on stderr (only on a terminal) and prints a table, or JSON alone with ``--json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+from pathlib import Path
+from typing import Any
+
+from mazo.bots import BOTS, list_bots
+from mazo.core.errors import MazoError
+from mazo.sim import SimResult
+from mazo.sim import run as run_sim
+
+from .common import CliError, Output, game_from_args, options_help, raw_formatter
+
+__all__ = ["add_parser", "parse_bot_options", "run"]
+
+DEFAULT_BOTS = "heuristic,random"
+DEFAULT_GAMES = 100
+
+EPILOG = """\
+examples:
+  mazo sim briscola --games 200 --bots heuristic,random --players 2 --seed 1
+  mazo sim briscola --games 100 --players 4 --json > result.json
+  mazo sim briscola --games 50 --bots heuristic,heuristic --save records/
+  mazo sim briscola --games 100 --players 4 -o signals_enabled=true --bot-option signals=true
+
+seat rotation: bots play sides (a seat, or a team whose seats all get the same bot).
+In match i side j is played by bots[(i + j) % len(bots)], so with two bots each plays
+every side equally often (with 3 players and two bots: A,B,A then B,A,B).  Win rates are
+per side played ("entries"), so the baseline is 1/sides.  Match i's deals come from
+derive_seed(SEED, "match", i): the same --seed gives the same results.
+
+the 95% interval is the Wilson score interval of the win rate; "points/deal" is the mean
+of the card points a side takes in a deal (120 in all), "deals won" the mean final score.
+"""
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``mazo sim``."""
+    p = subparsers.add_parser(
+        "sim",
+        help="play bots against each other and report win rates",
+        description=(
+            "Play many matches between bots, rotating seats so no bot keeps a seat or the "
+            "lead, and report each bot's win rate with a 95% confidence interval, its mean "
+            "card points per deal and its mean deals won per match."
+        ),
+        epilog=EPILOG,
+        formatter_class=raw_formatter,
+    )
+    p.add_argument("game", metavar="GAME", help="the game to simulate, e.g. briscola")
+    p.add_argument(
+        "--games",
+        "-g",
+        type=int,
+        default=DEFAULT_GAMES,
+        metavar="N",
+        help=f"number of matches (default {DEFAULT_GAMES})",
+    )
+    p.add_argument(
+        "--bots",
+        "-b",
+        default=DEFAULT_BOTS,
+        metavar="A,B,...",
+        help=(
+            f"comma-separated bot names, one per side in the first match (default "
+            f"{DEFAULT_BOTS}; bots: {', '.join(list_bots())}); a repeated name is numbered"
+        ),
+    )
+    p.add_argument(
+        "--players", "-n", type=int, metavar="N", help="number of players (default: the game's)"
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        metavar="S",
+        help="seed for all deals and bots (default: random, printed with the results)",
+    )
+    p.add_argument(
+        "--variant",
+        metavar="NAME",
+        help="the game's variant option (briscola: open_variant = none, open_hands, scoperta)",
+    )
+    p.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rules option (repeatable), e.g. -o match_wins_target=2; see --list-options",
+    )
+    p.add_argument(
+        "--bot-option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an option given to every bot (repeatable), e.g. --bot-option signals=true",
+    )
+    p.add_argument("--json", action="store_true", help="print only JSON results on stdout")
+    p.add_argument("--save", metavar="DIR", help="write each match record to DIR/match-NNNN.json")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--list-options", action="store_true", help="list the game's options and exit")
+    p.add_argument("--list-bots", action="store_true", help="list the bots and exit")
+
+
+def parse_bot_options(items: list[str]) -> dict[str, Any]:
+    """``["signals=true"]`` -> ``{"signals": True}`` (booleans, ints, else text).
+
+    >>> parse_bot_options(["signals=yes", "depth=3", "style=bold"])
+    {'signals': True, 'depth': 3, 'style': 'bold'}
+    """
+    out: dict[str, Any] = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or not name:
+            raise CliError(f"--bot-option wants name=value (e.g. signals=true), not {item!r}")
+        low = text.strip().lower()
+        value: Any
+        if low in ("true", "yes", "on"):
+            value = True
+        elif low in ("false", "no", "off"):
+            value = False
+        else:
+            try:
+                value = int(low)
+            except ValueError:
+                value = text.strip()
+        out[name] = value
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the simulation: 0 on success, 2 on bad arguments (one line on stderr)."""
+    out = Output(color=not args.json)
+    try:
+        if args.list_bots:
+            for name in list_bots():
+                out.line(f"{name:<12} {BOTS[name].help}")
+            return 0
+        if args.list_options:
+            out.line(options_help(args.game))
+            return 0
+        game = game_from_args(args.game, args.players, args.variant, args.option)
+        if args.games < 1:
+            raise CliError(f"--games must be at least 1, not {args.games}")
+        bot_names = [b.strip() for b in str(args.bots).split(",") if b.strip()]
+        if not bot_names:
+            raise CliError(f"--bots needs bot names, e.g. heuristic,random; bots: {list_bots()}")
+        seed = args.seed if args.seed is not None else secrets.randbits(32)
+        bot_options = parse_bot_options(args.bot_option)
+        show = not args.json and not args.no_progress and sys.stderr.isatty()
+        result = _simulate(game.name, bot_names, args, game, seed, bot_options, show)
+    except CliError as err:
+        out.error(f"mazo sim: error: {err}")
+        return err.code
+    except MazoError as err:
+        out.error(f"mazo sim: error: {err}")
+        return 2
+    except OSError as err:  # --save into a place that cannot be written
+        out.error(f"mazo sim: error: cannot save records: {err}")
+        return 2
+    if args.json:
+        sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
+        sys.stdout.flush()
+    else:
+        _print_table(out, result, args.save)
+    return 0
+
+
+def _simulate(
+    game_name: str,
+    bot_names: list[str],
+    args: argparse.Namespace,
+    game: Any,
+    seed: int,
+    bot_options: dict[str, Any],
+    show_progress: bool,
+) -> SimResult:
+    common: dict[str, Any] = {
+        "games": args.games,
+        "players": game.players,
+        "seed": seed,
+        "options": dict(game.options),
+        "save_dir": Path(args.save) if args.save else None,
+        "bot_options": bot_options,
+    }
+    if not show_progress:
+        return run_sim(game_name, bot_names, **common)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    columns = (
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(f"{game_name}: {' vs '.join(bot_names)}", total=args.games)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return run_sim(game_name, bot_names, progress=progress, **common)
+
+
+def _rows(result: SimResult) -> list[list[str]]:
+    rows = []
+    for label, s in result.stats.items():
+        lo, hi = s.win_ci95
+        rows.append(
+            [
+                label,
+                str(s.entries),
+                str(s.wins),
+                f"{100 * s.win_rate:.1f}%",
+                f"{100 * lo:.1f}-{100 * hi:.1f}%",
+                f"{s.mean_deal_points:.1f}",
+                f"{s.mean_deal_wins:.2f}",
+            ]
+            + ([str(s.draws)] if any(t.draws for t in result.stats.values()) else [])
+        )
+    return rows
+
+
+_HEADERS = ["bot", "played", "wins", "win rate", "95% CI", "points/deal", "deals won"]
+
+
+def _print_table(out: Output, result: SimResult, save: str | None) -> None:
+    headers = list(_HEADERS)
+    if any(s.draws for s in result.stats.values()):
+        headers.append("draws")
+    title = f"{result.game}, {result.players} players, {result.games} matches, seed {result.seed}"
+    rows = _rows(result)
+    if out.rich:
+        from rich.table import Table
+
+        table = Table(title=title)
+        for i, h in enumerate(headers):
+            table.add_column(h, justify="left" if i == 0 else "right")
+        for row in rows:
+            table.add_row(*row)
+        out.renderable(table)
+    else:
+        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+        out.line(title)
+        out.line(
+            "  ".join(
+                h.ljust(w) if i == 0 else h.rjust(w)
+                for i, (h, w) in enumerate(zip(headers, widths, strict=True))
+            )
+        )
+        for row in rows:
+            out.line(
+                "  ".join(
+                    c.ljust(w) if i == 0 else c.rjust(w)
+                    for i, (c, w) in enumerate(zip(row, widths, strict=True))
+                )
+            )
+    if save:
+        out.line(f"records saved in {save}/match-NNNN.json")

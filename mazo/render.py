@@ -1,0 +1,386 @@
+"""Plain-text rendering of observations and events, for the terminal and for logs.
+
+Everything here reads one seat's observation (or that seat's share of the event log) and
+returns plain strings: no colour, no terminal codes, standard library only.  Front ends
+add colour on top (``mazo.cli`` uses rich).  Because the input is an observation, a
+renderer cannot print a card the viewer may not know.
+
+Display names belong here, never in the notation: ``7O`` stays the code a player types,
+and ``7 of coins`` / ``sette di denari`` / ``siete de oros`` is how it reads.
+
+>>> view = View(players=2, side_of=(0, 1), viewer=0, seat_names=("Ana", "Seat 1 (random)"))
+>>> card_label("7O", "name")
+'7O (7 of coins)'
+>>> card_label("JE", "name", "es")
+'JE (sota de espadas)'
+>>> card_label("1C", "symbol")
+'1♥'
+>>> render_event({"type": "play", "seat": 1, "card": "KB"}, view)
+'Seat 1 (random) plays KB (king of batons).'
+>>> render_event({"type": "trick", "trick": 1, "leader": 1, "cards": ["KB", "3B"],
+...               "winner": 0, "points": 14}, view)
+'Trick 1: you win it with 3B (3 of batons), 14 points.'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "CARD_STYLES",
+    "LANGUAGES",
+    "View",
+    "card_label",
+    "card_name",
+    "render_choices",
+    "render_event",
+    "render_observation",
+    "suit_name",
+]
+
+JSON = Mapping[str, Any]
+
+CARD_STYLES = ("name", "code", "symbol")
+"""``name``: ``7O (7 of coins)``; ``code``: ``7O``; ``symbol``: ``7♦`` (French suit)."""
+
+LANGUAGES = ("en", "it", "es")
+
+_SUITS: dict[str, dict[str, str]] = {
+    "en": {"O": "coins", "C": "cups", "E": "swords", "B": "batons"},
+    "it": {"O": "denari", "C": "coppe", "E": "spade", "B": "bastoni"},
+    "es": {"O": "oros", "C": "copas", "E": "espadas", "B": "bastos"},
+}
+_RANKS: dict[str, dict[str, str]] = {
+    "en": {"1": "ace", "J": "jack", "Q": "knight", "K": "king"},
+    "it": {
+        "1": "asso",
+        "2": "due",
+        "3": "tre",
+        "4": "quattro",
+        "5": "cinque",
+        "6": "sei",
+        "7": "sette",
+        "8": "otto",
+        "9": "nove",
+        "10": "dieci",
+        "J": "fante",
+        "Q": "cavallo",
+        "K": "re",
+    },
+    "es": {
+        "1": "as",
+        "2": "dos",
+        "3": "tres",
+        "4": "cuatro",
+        "5": "cinco",
+        "6": "seis",
+        "7": "siete",
+        "8": "ocho",
+        "9": "nueve",
+        "10": "diez",
+        "J": "sota",
+        "Q": "caballo",
+        "K": "rey",
+    },
+}
+_OF = {"en": "of", "it": "di", "es": "de"}
+# The seed's French substitutes (rules/briscola.md 2.1): O diamonds, C hearts, E spades,
+# B clubs.  Latin suits have no Unicode symbols of their own.
+_SYMBOLS = {"O": "♦", "C": "♥", "E": "♠", "B": "♣"}
+
+
+def _split(code: str) -> tuple[str, str]:
+    code = code.strip().upper()
+    return code[:-1], code[-1:]
+
+
+def suit_name(suit: str, lang: str = "en") -> str:
+    """``O`` -> ``coins`` (en), ``denari`` (it), ``oros`` (es)."""
+    return _SUITS.get(lang, _SUITS["en"]).get(suit.upper(), suit)
+
+
+def card_name(code: str, lang: str = "en") -> str:
+    """The card's name in words: ``7O`` -> ``7 of coins``, ``sette di denari``..."""
+    rank, suit = _split(code)
+    table = _RANKS.get(lang, _RANKS["en"])
+    return f"{table.get(rank, rank)} {_OF.get(lang, 'of')} {suit_name(suit, lang)}"
+
+
+def card_label(code: str, style: str = "name", lang: str = "en") -> str:
+    """A card as shown to a person, in one of :data:`CARD_STYLES`."""
+    if style == "code":
+        return code
+    if style == "symbol":
+        rank, suit = _split(code)
+        return rank + _SYMBOLS.get(suit, suit)
+    return f"{code} ({card_name(code, lang)})"
+
+
+@dataclass(frozen=True)
+class View:
+    """Who is looking and how seats are called: the context every renderer needs.
+
+    ``viewer`` is the seat whose observation is shown (``None``: a spectator); that seat
+    is called "you".  ``side_of`` maps seats to sides (teams in partnership games).
+    """
+
+    players: int
+    side_of: tuple[int, ...]
+    viewer: int | None = None
+    seat_names: tuple[str, ...] = ()
+    style: str = "name"
+    lang: str = "en"
+
+    def card(self, code: str) -> str:
+        return card_label(code, self.style, self.lang)
+
+    def cards(self, codes: Sequence[str]) -> str:
+        return ", ".join(self.card(c) for c in codes) if codes else "none"
+
+    def seat(self, seat: int | None, capital: bool = True) -> str:
+        """``You`` for the viewer, else the seat's name (``Seat 2`` by default)."""
+        if seat is None:
+            return "Nobody" if capital else "nobody"
+        if seat == self.viewer:
+            return "You" if capital else "you"
+        if 0 <= seat < len(self.seat_names):
+            return self.seat_names[seat]
+        return f"Seat {seat}"
+
+    def verb(self, seat: int | None, plural: str, singular: str) -> str:
+        """``plural`` for "you", else ``singular``: "you play" but "Seat 1 plays"."""
+        return plural if seat is not None and seat == self.viewer else singular
+
+    @property
+    def teams(self) -> bool:
+        return len(set(self.side_of)) < self.players
+
+    def side(self, side: int | None, capital: bool = True) -> str:
+        """A side's name: a seat's name, or a team listed by its seats."""
+        if side is None:
+            return "Nobody" if capital else "nobody"
+        seats = [s for s in range(self.players) if self.side_of[s] == side]
+        if not self.teams and len(seats) == 1:
+            return self.seat(seats[0], capital)
+        members = " & ".join(str(s) for s in seats)
+        if self.viewer is not None and self.side_of[self.viewer] == side:
+            return f"{'Your' if capital else 'your'} team (seats {members})"
+        return f"{'Team' if capital else 'team'} {side} (seats {members})"
+
+    def side_verb(self, side: int | None, plural: str, singular: str) -> str:
+        if side is None or self.viewer is None or self.teams:
+            return singular
+        return plural if self.side_of[self.viewer] == side else singular
+
+    def per_side(self, values: Sequence[Any], unit: str = "") -> str:
+        """``You 3 · Seat 1 0`` for a per-side list."""
+        suffix = f" {unit}" if unit else ""
+        return " · ".join(f"{self.side(i)} {v}{suffix}" for i, v in enumerate(values))
+
+
+def _seat_at(view: View, seats: Sequence[int], leader: int, pos: int) -> int:
+    """The seat that played the ``pos``-th card of a trick led by ``leader``."""
+    if leader in seats:
+        return seats[(list(seats).index(leader) + pos) % len(seats)]
+    return (leader + pos) % view.players
+
+
+def render_event(event: JSON, view: View, seats: Sequence[int] | None = None) -> str | None:
+    """One log event as a sentence, or None for bookkeeping the viewer need not read.
+
+    ``seats`` are the seats playing the current deal (the ``deal`` event's ``seats``),
+    needed only when some seats sit a deal out.
+    """
+    kind = event.get("type")
+    if kind == "play":
+        seat = event["seat"]
+        return f"{view.seat(seat)} {view.verb(seat, 'play', 'plays')} {view.card(event['card'])}."
+    if kind == "trick":
+        winner = event["winner"]
+        cards = list(event.get("cards", []))
+        seats = list(seats) if seats else list(range(view.players))
+        card = next(
+            (
+                c
+                for i, c in enumerate(cards)
+                if _seat_at(view, seats, event.get("leader", 0), i) == winner
+            ),
+            None,
+        )
+        with_card = f" with {view.card(card)}" if card else ""
+        pts = event.get("points", 0)
+        return (
+            f"Trick {event.get('trick', '?')}: {view.seat(winner, False)} "
+            f"{view.verb(winner, 'win', 'wins')} it{with_card}, {pts} point{'s' * (pts != 1)}."
+        )
+    if kind == "draw":
+        holder = event.get("indicator_to")
+        if holder is None:
+            return None
+        return (
+            f"Last draw: {view.seat(holder, False)} {view.verb(holder, 'take', 'takes')} "
+            "the face-up trump indicator."
+        )
+    if kind == "deal":
+        dealer = event.get("dealer")
+        lines = [
+            f"Deal {event.get('deal', '?')}: {view.seat(dealer, False)} "
+            f"{view.verb(dealer, 'deal', 'deals')}."
+        ]
+        if "trump" in event:
+            trump = event["trump"]
+            lines.append(
+                f"Trump indicator: {view.card(trump)} — {suit_name(trump[-1], view.lang)} "
+                "are trumps."
+            )
+        if event.get("removed"):
+            lines.append(f"Out of the pack: {', '.join(event['removed'])}.")
+        if "scores" in event:
+            lines.append(f"Match score (deals won): {view.per_side(event['scores'])}.")
+        return "\n".join(lines)
+    if kind == "signal":
+        seat = event["seat"]
+        gesture = event.get("gesture") or event.get("meaning")
+        return (
+            f"{view.seat(seat)} {view.verb(seat, 'signal', 'signals')}: "
+            f"{event.get('meaning')} ({gesture})."
+        )
+    if kind == "exchange":
+        seat = event["seat"]
+        return (
+            f"{view.seat(seat)} {view.verb(seat, 'swap', 'swaps')} {view.card(event['card'])} "
+            f"for the indicator {view.card(event['took'])}."
+        )
+    if kind == "decline":
+        seat = event["seat"]
+        return f"{view.seat(seat)} {view.verb(seat, 'keep', 'keeps')} the 2 of trumps."
+    if kind == "hand_end":
+        return _render_hand_end(event, view)
+    if kind == "match_end":
+        winner = event.get("winner")
+        scores = event.get("scores", [])
+        result = (
+            "no side wins"
+            if winner is None
+            else f"{view.side(winner, False)} {view.side_verb(winner, 'win', 'wins')} the match"
+        )
+        return f"Match over: {result}. Deals won: {view.per_side(scores)}."
+    return None
+
+
+def _render_hand_end(event: JSON, view: View) -> str:
+    points = list(event.get("points", []))
+    detail = event.get("detail", {})
+    tricks = detail.get("tricks")
+    head = f"Deal over{f' after {tricks} tricks' if tricks else ''}"
+    lines = [f"{head}. Card points: {view.per_side(points)}."]
+    outcome = detail.get("outcome")
+    winner = detail.get("winner")
+    wins = detail.get("deal_wins")
+    if outcome == "draw":
+        lines.append("The deal is drawn: no deal win is scored.")
+    elif winner is not None:
+        lines.append(f"{view.side(winner)} {view.side_verb(winner, 'win', 'wins')} the deal.")
+    elif wins:
+        lines.append(f"Deal wins scored: {view.per_side(wins)}.")
+    return "\n".join(lines)
+
+
+def render_choices(obs: JSON, view: View) -> list[str]:
+    """The numbered legal actions, one line each: ``  1) 7O (7 of coins)  [trump]``."""
+    trump_suit = obs.get("trump_suit")
+    out = []
+    for i, action in enumerate(obs.get("legal_actions", []), 1):
+        text = _action_label(action, view)
+        if trump_suit and _is_card(action) and action[-1] == trump_suit:
+            text += "  [trump]"
+        out.append(f"{i:>3}) {text}")
+    return out
+
+
+def _is_card(text: str) -> bool:
+    return " " not in text and 2 <= len(text) <= 3 and text[-1] in "OCEB"
+
+
+def _action_label(action: str, view: View) -> str:
+    return view.card(action) if _is_card(action) else action
+
+
+def render_observation(obs: JSON, view: View, show_hand: bool = True) -> str:
+    """The table as one seat sees it: score, trump, stock, trick, known cards, hand.
+
+    ``show_hand=False`` leaves out the hand line (a front end listing it as choices).
+    """
+    lines: list[str] = []
+    seats = list(obs.get("seats") or range(view.players))
+    players = len(seats)
+    deal = obs.get("deal")
+    tricks_done = len(obs.get("tricks", []))
+    head = f"Deal {deal}" if deal is not None else "Match"
+    removed = obs.get("removed") or []
+    if "hand_sizes" in obs and "stock_size" in obs and players:
+        in_play = 40 - len(removed) if obs.get("game") == "briscola" else None
+        if in_play:
+            head += f" · trick {min(tricks_done + 1, in_play // players)} of {in_play // players}"
+    if obs.get("dealer") is not None:
+        head += f" · dealer: {view.seat(obs['dealer'], False)}"
+    lines.append(head)
+    if "scores" in obs:
+        target = obs.get("target")
+        first_to = f", first to {target}" if target else ""
+        lines.append(f"Match score (deals won{first_to}): {view.per_side(obs['scores'])}")
+    if obs.get("trump"):
+        trump = obs["trump"]
+        lines.append(_trump_line(obs, trump, view))
+    if obs.get("stock_top"):
+        lines.append(f"Top of the stock (face up): {view.card(obs['stock_top'])}")
+    if removed:
+        lines.append(f"Out of the pack: {', '.join(removed)}")
+    if "deal_points" in obs:
+        lines.append(f"Card points this deal: {view.per_side(obs['deal_points'])}")
+    if "hand_sizes" in obs:
+        sizes = obs["hand_sizes"]
+        lines.append("Cards in hand: " + " · ".join(f"{view.seat(s)} {sizes[s]}" for s in seats))
+    for seat_text, cards in sorted((obs.get("known_cards") or {}).items()):
+        seat = int(seat_text)
+        lines.append(f"Known in {view.seat(seat, False)}'s hand: {view.cards(cards)}")
+    if obs.get("exchange"):
+        ex = obs["exchange"]
+        lines.append(
+            f"Before play, {view.seat(ex['seat'], False)} swapped {ex['gave']} for "
+            f"the indicator {ex['took']}"
+        )
+    signals = obs.get("signals") or []
+    current = [s for s in signals if s.get("trick") == tricks_done + 1]
+    for sig in current:
+        lines.append(f"Signal this trick: {view.seat(sig['seat'])} — {sig['meaning']}")
+    trick = obs.get("trick") or []
+    if trick:
+        played = "; ".join(f"{view.seat(t['seat'])} {view.card(t['card'])}" for t in trick)
+        lines.append(f"Trick so far: {played}")
+    elif obs.get("to_act") is not None and not obs.get("match_over"):
+        lines.append(f"Trick so far: empty ({view.seat(obs['to_act'], False)} to lead)")
+    if obs.get("match_over"):
+        lines.append("The match is over.")
+    elif obs.get("to_act") is not None:
+        to_act = obs["to_act"]
+        lines.append(f"To act: {view.seat(to_act, False)}")
+    if show_hand and obs.get("seat") is not None:
+        lines.append(f"Your hand: {view.cards(obs.get('hand', []))}")
+    return "\n".join(lines)
+
+
+def _trump_line(obs: JSON, trump: str, view: View) -> str:
+    suit = suit_name(obs.get("trump_suit") or trump[-1], view.lang)
+    stock = obs.get("stock_size")
+    holder = obs.get("indicator_holder")
+    text = f"Trump: {suit} — indicator {view.card(trump)}"
+    if stock:
+        text += f", face up under the stock ({stock} card{'s' * (stock != 1)} left)"
+    elif holder is not None:
+        text += f", drawn by {view.seat(holder, False)}; the stock is empty"
+    elif stock == 0:
+        text += "; the stock is empty"
+    return text

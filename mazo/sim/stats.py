@@ -1,0 +1,102 @@
+"""Statistics for simulations: binomial confidence intervals and running tallies.
+
+>>> lo, hi = wilson_interval(8, 10)
+>>> round(lo, 4), round(hi, 4)
+(0.4902, 0.9433)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Z95", "BotStats", "wilson_interval"]
+
+Z95 = 1.959963984540054
+"""The two-sided 95% quantile of the standard normal distribution."""
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a binomial proportion (95% by default).
+
+    Unlike the textbook ``p ± z·sqrt(p(1-p)/n)`` it stays inside [0, 1] and does not
+    collapse to a point at 0 or n successes, which matters for lopsided bot matches.
+
+    >>> wilson_interval(0, 0)
+    (0.0, 1.0)
+    >>> [round(x, 4) for x in wilson_interval(0, 10)]
+    [0.0, 0.2775]
+    >>> [round(x, 4) for x in wilson_interval(10, 10)]
+    [0.7225, 1.0]
+    >>> [round(x, 4) for x in wilson_interval(50, 100)]
+    [0.4038, 0.5962]
+    >>> [round(x, 4) for x in wilson_interval(81, 263)]
+    [0.2553, 0.3662]
+    """
+    if trials < 0 or not 0 <= successes <= trials:
+        raise ValueError(f"need 0 <= successes <= trials, got {successes} of {trials}")
+    if trials == 0:
+        return (0.0, 1.0)
+    n = float(trials)
+    p = successes / n
+    z2 = z * z
+    denom = 1.0 + z2 / n
+    centre = (p + z2 / (2.0 * n)) / denom
+    half = z * math.sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n)) / denom
+    # Clamp rounding noise at the ends (0 or n successes give exactly 0 or 1).
+    lo = 0.0 if successes == 0 else max(0.0, centre - half)
+    hi = 1.0 if successes == trials else min(1.0, centre + half)
+    return (lo, hi)
+
+
+@dataclass
+class BotStats:
+    """Running tallies for one bot entry of a simulation.
+
+    An *entry* is one side (a seat, or a team) played by the bot in one match; win rates
+    are per entry, so with as many bots as sides the baseline is ``1 / sides``.
+    """
+
+    bot: str
+    matches: int = 0  # matches in which the bot held at least one side
+    entries: int = 0  # sides it played, summed over matches
+    wins: int = 0  # entries whose side won the match
+    draws: int = 0  # entries in matches that ended without a winner
+    deals: int = 0  # (entry, deal) pairs, for the per-deal mean
+    deal_points: int = 0  # card points taken, summed over those deals
+    match_score: int = 0  # final match score (Briscola: deal wins), summed over entries
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.entries if self.entries else 0.0
+
+    @property
+    def win_ci95(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.entries)
+
+    @property
+    def mean_deal_points(self) -> float:
+        """Mean card points per deal."""
+        return self.deal_points / self.deals if self.deals else 0.0
+
+    @property
+    def mean_deal_wins(self) -> float:
+        """Mean final match score per match (Briscola: deals won)."""
+        return self.match_score / self.entries if self.entries else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        lo, hi = self.win_ci95
+        return {
+            "bot": self.bot,
+            "matches": self.matches,
+            "entries": self.entries,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.entries - self.wins - self.draws,
+            "win_rate": self.win_rate,
+            "win_ci95": [lo, hi],
+            "deals": self.deals,
+            "mean_deal_points": self.mean_deal_points,
+            "mean_deal_wins": self.mean_deal_wins,
+        }
