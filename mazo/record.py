@@ -48,7 +48,9 @@ def replay(record: dict[str, Any]) -> State:
         packs = [list(d["deck"]) for d in deals]
         first_dealer = int(deals[0]["dealer"])
     except (KeyError, TypeError, ValueError):
-        raise RulesError("each deal in a record needs 'dealer' (a seat) and 'deck' (card codes)")
+        raise RulesError(
+            "each deal in a record needs 'dealer' (a seat) and 'deck' (card codes)"
+        ) from None
     options = record["options"]
     if not isinstance(options, dict):
         raise RulesError("record options must be an object of option names to values")

@@ -54,9 +54,7 @@ class Option:
         return value
 
 
-def check_options(
-    game: str, specs: Sequence[Option], given: Mapping[str, Any]
-) -> dict[str, Any]:
+def check_options(game: str, specs: Sequence[Option], given: Mapping[str, Any]) -> dict[str, Any]:
     """Resolve ``given`` against ``specs``: unknown names and bad values raise RulesError."""
     by_name = {spec.name: spec for spec in specs}
     unknown = sorted(set(given) - set(by_name))
@@ -128,7 +126,7 @@ class Game:
         packs: list[tuple[int, ...]] = []
         if deck is not None and decks is not None:
             raise RulesError("give either deck= (the first pack) or decks= (several), not both")
-        for pack in ([deck] if deck is not None else list(decks or [])):
+        for pack in [deck] if deck is not None else list(decks or []):
             packs.append(self._parse_pack(pack))
         if dealer is not None and (type(dealer) is not int or not 0 <= dealer < self.players):
             raise RulesError(f"dealer must be a seat 0..{self.players - 1}, not {dealer!r}")
@@ -194,7 +192,7 @@ def to_action_id(game: Game, action: object) -> int:
     if isinstance(action, bool):
         raise InvalidActionError(f"{action!r} is not an action: give an action id or string")
     try:
-        return operator.index(action)  # numpy integers and friends
+        return operator.index(action)  # type: ignore[arg-type]  # numpy ints
     except TypeError:
         raise InvalidActionError(
             f"{action!r} is not an action: give an action id (int) or its string, e.g. '7O'"
@@ -206,7 +204,10 @@ class State:
 
     __slots__ = ()
 
-    game: Game
+    @property
+    def game(self) -> Game:
+        """The rules this match is played under."""
+        raise NotImplementedError
 
     @property
     def to_act(self) -> int | None:

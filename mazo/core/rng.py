@@ -9,7 +9,7 @@ are exactly uniform; shuffles are Fisher-Yates from the top down.
 >>> [rng.randbelow(10) for _ in range(5)]
 [3, 0, 9, 5, 4]
 >>> Rng(7).shuffled(range(5))
-[2, 0, 4, 3, 1]
+[0, 4, 3, 1, 2]
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def derive_seed(seed: int, *labels: object) -> int:
     >>> derive_seed(7, "deal", 1) == derive_seed(7, "deal", 1) != derive_seed(7, "deal", 2)
     True
     """
-    text = repr((int(seed),) + tuple(str(label) for label in labels)).encode()
+    text = repr((int(seed), *tuple(str(label) for label in labels))).encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little")
 
 

@@ -55,7 +55,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mazo.core.cards import LATIN_40, SUITS, Card, iter_bits
+from mazo.core.cards import LATIN_40, SUITS, iter_bits
 from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
 from mazo.core.game import Game, GameInfo, Option, State, to_action_id
 from mazo.core.rng import Rng, derive_seed, stream_seed
@@ -73,7 +73,9 @@ NUM_CARDS = 40
 
 # Tables indexed by card id: no branching on the hot path.
 _RANK_POINTS = {"1": 11, "3": 10, "K": 4, "Q": 3, "J": 2}
-_RANK_STRENGTH = {r: 10 - i for i, r in enumerate("1 3 K Q J 7 6 5 4 2".split())}
+_RANK_STRENGTH = {
+    r: 10 - i for i, r in enumerate(["1", "3", "K", "Q", "J", "7", "6", "5", "4", "2"])
+}
 POINTS: tuple[int, ...] = tuple(_RANK_POINTS.get(DECK.rank(c), 0) for c in range(NUM_CARDS))
 STRENGTH: tuple[int, ...] = tuple(_RANK_STRENGTH[DECK.rank(c)] for c in range(NUM_CARDS))
 SUIT: tuple[int, ...] = tuple(c // 10 for c in range(NUM_CARDS))
@@ -223,16 +225,16 @@ class _Deal:
 
     __slots__ = (
         "active",
-        "deck",
         "dealer",
+        "deck",
         "draw",
         "exchanged",
         "index",
         "indicator",
-        "keys",
         "k",
-        "nxt",
+        "keys",
         "number",
+        "nxt",
         "packs",
         "playoff",
         "removed",
@@ -410,8 +412,7 @@ class BriscolaGame(Game):
                 or any(type(v) is not int or v < 0 for v in value)
             ):
                 raise RulesError(
-                    f"setup {key} must be {sides} non-negative ints (one per side), "
-                    f"not {value!r}"
+                    f"setup {key} must be {sides} non-negative ints (one per side), not {value!r}"
                 )
         if any(games):
             raise RulesError("Briscola has no level above deal wins: setup games must be zeros")
@@ -505,7 +506,7 @@ def _start_deal(
         if cards is None:
             cards = game._pack_lists[mask] = list(iter_bits(mask))
         pack = tuple(Rng(stream_seed(seed, number)).shuffled(cards))
-    index, nxt, to, offsets = _layout(game, dealer, active)
+    index, nxt, _to, offsets = _layout(game, dealer, active)
     d = _Deal()
     d.number = number
     d.dealer = dealer
@@ -1046,10 +1047,7 @@ def _end_deal(state: BriscolaState) -> BriscolaState:
     d = state._d
     won = state._t[2]
     seat_pts = [_mask_points(won >> off & _FULL) for off in _OFF[: game.players]]
-    if game.teams:
-        pts = [sum(seat_pts[0::2]), sum(seat_pts[1::2])]
-    else:
-        pts = list(seat_pts)
+    pts = [sum(seat_pts[0::2]), sum(seat_pts[1::2])] if game.teams else list(seat_pts)
     awarded = [0] * game.sides
     if d.playoff:
         # Two-handed play-off among tied players: 61 wins the deal and the match.
@@ -1316,9 +1314,7 @@ def _observe(state: BriscolaState, seat: int | None) -> JSON:
         {"trick": t, "seat": s, "meaning": SIGNAL_MEANINGS[m]}
         for t, s, m in sigs
         if seat is not None
-        and (
-            game.options["signal_visibility"] == "public" or game.side_of[s] == game.side_of[seat]
-        )
+        and (game.options["signal_visibility"] == "public" or game.side_of[s] == game.side_of[seat])
     ]
     legal = state.legal_actions(seat) if seat is not None else []
     exchanged = None
@@ -1491,6 +1487,4 @@ def _determinize(game: BriscolaGame, obs: Mapping[str, Any], rng: Rng) -> Brisco
         state._ev = ev
         return state
     except (KeyError, TypeError, IndexError, InvalidActionError) as err:
-        raise RulesError(
-            f"not a Briscola observation this game can determinize: {err!r}"
-        ) from None
+        raise RulesError(f"not a Briscola observation this game can determinize: {err!r}") from None
