@@ -54,9 +54,12 @@ def replay(record: dict[str, Any]) -> State:
     options = record["options"]
     if not isinstance(options, dict):
         raise RulesError("record options must be an object of option names to values")
+    actions = record["actions"]
+    if not isinstance(actions, list):
+        raise RulesError("record 'actions' must be a list of {'seat': int, 'action': str}")
     game = load_game(record["game"], players=record["players"], **options)
     state = game.new_match(seed=0, decks=packs, dealer=first_dealer, setup=record.get("setup"))
-    for i, step in enumerate(record["actions"]):
+    for i, step in enumerate(actions):
         try:
             state = state.apply(step["action"], seat=step["seat"])
         except (IllegalActionError, InvalidActionError) as err:

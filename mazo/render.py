@@ -235,6 +235,10 @@ def render_event(event: JSON, view: View, seats: Sequence[int] | None = None) ->
                 f"Trump indicator: {view.card(trump)} — {suit_name(trump[-1], view.lang)} "
                 "are trumps."
             )
+        playing = list(event.get("seats") or [])
+        if playing and len(playing) < view.players:
+            names = " and ".join(view.seat(p, False) for p in playing)
+            lines.append(f"Only {names} play this deal.")
         if event.get("removed"):
             lines.append(f"Out of the pack: {', '.join(event['removed'])}.")
         if "scores" in event:

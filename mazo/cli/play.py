@@ -33,7 +33,6 @@ from .common import (
     isatty,
     options_help,
     raw_formatter,
-    variant_option,
 )
 
 __all__ = ["HELP", "Quit", "Session", "add_parser", "run"]
@@ -195,8 +194,6 @@ class Session:
         n = game.players
         if not 0 <= args.seat < n:
             raise CliError(f"--seat must be a seat 0..{n - 1} for {n} players, not {args.seat}")
-        if args.variant is not None and variant_option(args.game) is None:
-            raise CliError(f"{args.game} has no variants")
         seed = args.seed if args.seed is not None else secrets.randbits(63)
         others = [s for s in range(n) if s != args.seat]
         wanted = [w.strip() for w in str(args.vs).split(",") if w.strip()]
@@ -337,7 +334,7 @@ class Session:
             if label in hand or label not in _card_codes(self.game):
                 why = f"{label} is not allowed now"
             else:
-                why = f"you do not hold {label}"
+                why = f"You do not hold {label}"
             self.out.line(f"{why}; choose from the list ({', '.join(legal)}).", style="red")
             return None
         return action

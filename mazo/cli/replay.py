@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
             out.line("Replay stopped.")
             return 0
     out.line()
-    if state.match_over:
+    if getattr(state, "match_over", False):
         out.line("End of record: the match is over.", style="bold")
     else:
         out.line("End of record: the match was not finished.", style="bold")

@@ -218,6 +218,39 @@ class State:
         """Sorted action ids the seat (default: ``to_act``) may take now."""
         raise NotImplementedError
 
+    @property
+    def hand_over(self) -> bool:
+        """True on the state whose last action ended a deal (and once the match is over)."""
+        raise NotImplementedError
+
+    @property
+    def match_over(self) -> bool:
+        """True once the match has ended."""
+        raise NotImplementedError
+
+    @property
+    def scores(self) -> list[int]:
+        """The running match score per side."""
+        raise NotImplementedError
+
+    @property
+    def games(self) -> list[int]:
+        """Per side, the level above ``scores`` (zeros where a game has none)."""
+        raise NotImplementedError
+
+    @property
+    def winner(self) -> int | None:
+        """The winning side once the match is over; None while running or on a draw."""
+        raise NotImplementedError
+
+    def events_for(self, seat: int | None) -> list[JSON]:
+        """The log as ``seat`` saw it (events of other audiences left out)."""
+        raise NotImplementedError
+
+    def apply_unchecked(self, action: int) -> State:
+        """Search fast path: ``action`` must come from ``legal_actions()`` of ``to_act``."""
+        return self.apply(action)
+
     def apply(self, action: int | str, seat: int | None = None) -> State:
         """A new state after ``action``; raises and leaves this state untouched if illegal."""
         raise NotImplementedError

@@ -62,7 +62,10 @@ from mazo.core.rng import Rng, derive_seed, stream_seed
 
 __all__ = [
     "OPTIONS",
+    "POINTS",
     "SIGNAL_MEANINGS",
+    "STRENGTH",
+    "SUIT",
     "BriscolaGame",
     "BriscolaState",
 ]
@@ -358,8 +361,6 @@ class BriscolaGame(Game):
                 f"{text!r}: a signal is 'signal <meaning>' with meaning one of "
                 + ", ".join(SIGNAL_MEANINGS)
             )
-        if len(words) == 1 and (words[0].isdigit() and int(words[0]) < NUM_ACTIONS):
-            return int(words[0])
         try:
             return DECK.parse(text)
         except InvalidActionError as err:
@@ -694,7 +695,7 @@ class BriscolaState(State):
         """Sorted action ids for ``seat`` (default: the seat to act)."""
         to_act = self._to_act
         if self._m == 0 and (seat is None or seat == to_act):
-            hand = self._h >> _OFF[to_act] & _FULL  # type: ignore[index]
+            hand = self._h >> to_act * 40 & 0xFFFFFFFFFF  # type: ignore[operator]
             acts = _BITS.get(hand)
             return list(acts if acts is not None else _bits(hand))
         if seat is None:
@@ -716,8 +717,9 @@ class BriscolaState(State):
         if type(action) is not int:
             action = to_action_id(self._g, action)
         to_act = self._to_act
-        if self._m == 0 and (seat is None or seat == to_act) and 0 <= action < NUM_CARDS:
-            bit = 1 << (_OFF[to_act] + action)  # type: ignore[index]
+        # Literals rather than module constants: this is the hottest line of every search.
+        if self._m == 0 and (seat is None or seat == to_act) and 0 <= action < 40:
+            bit = 1 << (to_act * 40 + action)  # type: ignore[operator]
             h = self._h
             if h & bit:
                 # Fast path: a card from the hand of the seat to act.
@@ -876,7 +878,6 @@ class BriscolaState(State):
         else:
             audience = tuple(range(game.players))
         new = self._derive()
-        new._m = self._m  # a signal is a free action: it does not end "hand over"
         used |= 1 << (seat * 8 + meaning)
         new._t = (leader, sp, won, ntricks, holder, used, (*sigs, (trick_no, seat, meaning)))
         pos = len(self._trick)
@@ -886,7 +887,7 @@ class BriscolaState(State):
     def _exchange(self, seat: int, swap: bool) -> BriscolaState:
         d = self._d
         new = self._derive()
-        new._m = (self._m & ~_PHASE_MASK) | PLAY
+        new._m = (self._m & ~(_PHASE_MASK | _HAND_OVER)) | PLAY
         if swap:
             two = _TWOS[d.trump]
             old = d.indicator
@@ -1282,6 +1283,9 @@ def _known_cards(state: BriscolaState, seat: int | None) -> dict[int, int]:
     holder = state._t[4]
     if holder is not None:
         add(holder, 1 << d.indicator)
+    if state._m & _PHASE_MASK == EXCHANGE_PHASE and state._to_act is not None:
+        # Being asked whether to exchange tells everyone who holds the 2 of trumps.
+        add(state._to_act, 1 << _TWOS[d.trump])
     if d.exchanged is not None:
         add(d.exchanged[0], 1 << d.exchanged[2])
     if game.open_hands:

@@ -61,7 +61,7 @@ def play_match(game: Game, bots: Sequence[Bot], seed: int | None = None) -> Stat
     state = game.new_match(seed=seed)
     for _ in range(MAX_ACTIONS):
         seat = state.to_act
-        if seat is None or _over(state):
+        if seat is None or state.match_over:
             return state
         action = bots[seat].choose(state.observation(seat))
         try:
@@ -69,11 +69,6 @@ def play_match(game: Game, bots: Sequence[Bot], seed: int | None = None) -> Stat
         except (IllegalActionError, InvalidActionError) as err:
             raise type(err)(f"bot {bots[seat].name!r} on seat {seat}: {err}") from None
     raise RuntimeError(f"match did not end within {MAX_ACTIONS} actions")
-
-
-def _over(state: State) -> bool:
-    """``state.match_over`` from the contract (not declared on the State base class)."""
-    return bool(getattr(state, "match_over", False))
 
 
 def lineup(labels: Sequence[str], sides: int, match: int) -> list[str]:
@@ -193,9 +188,8 @@ def _tally(stats: dict[str, BotStats], by_side: list[str], state: State) -> None
     deal_points: list[list[int]] = [
         list(e["points"]) for e in state.events if e.get("type") == "hand_end"
     ]
-    # The contract's ``winner`` and ``scores`` (not declared on the State base class).
-    winner: int | None = getattr(state, "winner", None)
-    scores: list[int] = list(getattr(state, "scores", [0] * len(by_side)))
+    winner = state.winner
+    scores = state.scores
     for label in set(by_side):
         stats[label].matches += 1
     for side, label in enumerate(by_side):
