@@ -8,6 +8,7 @@ itself, so no hidden card can reach the screen.  Bots also receive observations 
 from __future__ import annotations
 
 import argparse
+import re
 import secrets
 import sys
 from collections.abc import Callable, Mapping
@@ -20,6 +21,7 @@ from mazo.render import (
     CARD_STYLES,
     LANGUAGES,
     View,
+    escoba_action_label,
     render_choices,
     render_event,
     render_observation,
@@ -48,20 +50,25 @@ examples:
   mazo play briscola --players 3 --vs random,heuristic    # one bot name per other seat
   mazo play briscola --players 4 --option signals_enabled=true --cards symbol
   mazo play briscola --list-options
+  mazo play escoba --players 2 -o target_score=15   # Escoba to 15 points
+  mazo play escoba --players 4 --seat 1 --vs random  # partners 1+3 against 0+2
 
 at your turn type the number of a choice (1, 2, ...) or a card code such as 7o, kb or
-ae (A for 1; suits O coins, C cups, E swords, B batons); '?' lists the other commands,
-'q' or Ctrl-D leaves (the record is written first when --save is given).
+ae (A for 1; suits O coins, C cups, E swords, B batons); in Escoba a capture is the
+card and what it takes, 7o+5c+3b (any order); '?' lists the other commands, 'q' or
+Ctrl-D leaves (the record is written first when --save is given).
 """
 
 HELP = """\
 Commands at your turn:
   1, 2, ...          take the numbered choice
   7o, KB, ae         play a card by its code: rank 1-7 J Q K (A = 1), suit O C E B
+                     (Escoba: a card with several captures lists them to choose from)
+  7o+5c+3b           Escoba: play 7O and take 5C and 3B (any order, any case)
   signal <meaning>   a partner signal, when offered (also by number)
   exchange, decline  swap (or keep) the 2 of trumps, when offered
   s, show            show the table again
-  t, tricks          the tricks played so far in this deal
+  t, tricks          the tricks played so far in this deal (Escoba: this hand's plays)
   ?, help            this help
   q, quit            leave the match (Ctrl-D too); --save writes the record first"""
 
@@ -185,6 +192,7 @@ class Session:
             seat_names=tuple(names),
             style=style,
             lang=lang,
+            game=game.name,
         )
         self.deal_seats: list[int] = list(range(n))
 
@@ -326,10 +334,18 @@ class Session:
         try:
             action = self.game.string_to_action(text)
         except InvalidActionError as err:
+            matches = self.by_cards(text, legal)
+            if matches:
+                return self.pick(matches, obs)
             self.out.line(f"Not understood: {err}. Type ? for help.", style="red")
             return None
         label = self.game.action_to_string(action)
         if label not in legal:
+            matches = self.by_cards(text, legal)
+            if matches:
+                return self.pick(matches, obs)
+            if "+" in label:
+                return action  # a capture it cannot make: the rules say why when applied
             hand = obs.get("hand") or []
             if label in hand or label not in _card_codes(self.game):
                 why = f"{label} is not allowed now"
@@ -339,13 +355,44 @@ class Session:
             return None
         return action
 
+    def by_cards(self, text: str, legal: list[str]) -> list[tuple[int, str]]:
+        """The numbered legal ``card+card+...`` actions (Escoba) the typed cards name.
+
+        A lone card names every action that plays it; several cards name the action made
+        of exactly those cards, in any order.  Empty when the text is not a list of cards.
+        """
+        deck = self.game.info.deck
+        tokens = [t for t in re.split(r"[+\s,]+", text.strip()) if t]
+        try:
+            cards = [deck.format(deck.parse(t)) for t in tokens]
+        except InvalidActionError:
+            return []
+        if not cards or len(set(cards)) != len(cards):
+            return []
+        numbered = list(enumerate(legal, 1))
+        if len(cards) == 1:
+            return [(i, a) for i, a in numbered if a.split("+")[0] == cards[0]]
+        return [(i, a) for i, a in numbered if set(a.split("+")) == set(cards)]
+
+    def pick(self, matches: list[tuple[int, str]], obs: Mapping[str, Any]) -> int | None:
+        """The one matching action, or None after listing several to choose from."""
+        if len(matches) == 1:
+            return self.game.string_to_action(matches[0][1])
+        card = matches[0][1].split("+")[0]
+        table = list(obs.get("table") or [])
+        self.out.line(f"{card} can be played {len(matches)} ways; choose one by number:")
+        for i, action in matches:
+            self.out.line(f"{i:>3}) {escoba_action_label(action, table, self.view)}")
+        return None
+
     # -- output ----------------------------------------------------------------------
 
     def show_table(self, obs: Mapping[str, Any]) -> None:
         out = self.out
         out.line()
         hand = obs.get("hand") or []
-        listed = set(hand) <= set(obs.get("legal_actions") or [])
+        # Escoba always shows the hand with its values; its choices say what each takes.
+        listed = obs.get("game") != "escoba" and set(hand) <= set(obs.get("legal_actions") or [])
         lines = render_observation(obs, self.view, show_hand=not listed).splitlines()
         for i, text in enumerate(lines):
             style = "bold" if i == 0 or text.startswith("Your hand") else None
@@ -358,6 +405,9 @@ class Session:
             out.line(text, style="cyan" if trump and text.endswith("[trump]") else None)
 
     def show_tricks(self, obs: Mapping[str, Any]) -> None:
+        if obs.get("game") == "escoba":
+            self.show_history(obs)
+            return
         tricks = obs.get("tricks") or []
         if not tricks:
             self.out.line("No trick has been completed in this deal yet.")
@@ -372,6 +422,16 @@ class Session:
             self.out.line(
                 f"  {i:>2}. {plays} -> {self.view.seat(t['winner'], False)}, {t['points']} pts"
             )
+
+    def show_history(self, obs: Mapping[str, Any]) -> None:
+        """Escoba: this hand's plays so far, from the observation's ``history``."""
+        plays = obs.get("history") or []
+        if not plays:
+            self.out.line("Nobody has played in this hand yet.")
+            return
+        for i, play in enumerate(plays, 1):
+            text = render_event({"type": "play", **play}, self.view)
+            self.out.line(f"  {i:>2}. {text}")
 
     def show_event(self, event: Mapping[str, Any]) -> None:
         kind = event.get("type")
@@ -393,6 +453,9 @@ class Session:
             style = "bold magenta"
         elif kind == "signal":
             style = "blue"
+        elif kind == "opening_escoba" or (kind == "play" and event.get("escoba")):
+            ours = side_of[event["seat"]] == side_of[self.seat]
+            style = "bold green" if ours else "bold red"
         self.out.line(text, style=style)
 
     def write_record(self, state: State) -> None:

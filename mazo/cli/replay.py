@@ -93,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
         seat_names=tuple(names),
         style=args.cards,
         lang=args.lang,
+        game=game.name,
     )
     actions: list[Mapping[str, Any]] = list(record["actions"])
     state = mazo.replay({**record, "actions": []})

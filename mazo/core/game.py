@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from mazo.core.cards import DeckSpec
 from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
-from mazo.core.rng import Rng
+from mazo.core.rng import Rng, derive_seed
 
 __all__ = ["Game", "GameInfo", "Option", "State", "check_options"]
 
@@ -115,19 +115,22 @@ class Game:
         """Start a match.
 
         ``seed`` drives every chance event (deck orders, a random first dealer); without
-        one, a seed is drawn from the operating system.  ``deck`` fixes the first pack
-        (top card first); ``decks`` fixes the packs of successive deals (replays use it).
+        one, it is derived from the given pack, or else drawn from the operating system.
+        ``deck`` fixes the first pack (top card first); ``decks`` fixes the packs of
+        successive deals (replays use it).
         ``dealer`` is the first dealer; ``setup`` places the match part-way (per game).
         """
-        if seed is None:
-            seed = secrets.randbits(64)
-        elif type(seed) is not int:
+        if seed is not None and type(seed) is not int:
             raise RulesError(f"seed must be an int, not {seed!r}")
         packs: list[tuple[int, ...]] = []
         if deck is not None and decks is not None:
             raise RulesError("give either deck= (the first pack) or decks= (several), not both")
         for pack in [deck] if deck is not None else list(decks or []):
             packs.append(self._parse_pack(pack))
+        if seed is None:
+            # A given pack makes the match reproducible without a seed: later deals are
+            # drawn from a seed derived from the pack.  Otherwise ask the OS.
+            seed = derive_seed(0, "pack", *packs[0]) if packs else secrets.randbits(64)
         if dealer is not None and (type(dealer) is not int or not 0 <= dealer < self.players):
             raise RulesError(f"dealer must be a seat 0..{self.players - 1}, not {dealer!r}")
         return self._new_match(seed, tuple(packs), dealer, dict(setup or {}))

@@ -97,6 +97,8 @@ class Rng:
         """A uniform int in ``[0, n)``; unbiased (Lemire's multiply-and-reject)."""
         if n <= 0:
             raise ValueError("randbelow needs n >= 1")
+        if n > 1 << 64:
+            return self._randbelow_wide(n)
         m = self.next64() * n
         low = m & _MASK64
         if low < n:
@@ -105,6 +107,18 @@ class Rng:
                 m = self.next64() * n
                 low = m & _MASK64
         return m >> 64
+
+    def _randbelow_wide(self, n: int) -> int:
+        """``randbelow`` for n above 2**64: rejection over as many 64-bit words as needed."""
+        words = (n.bit_length() + 63) // 64 + 1
+        span = 1 << (64 * words)
+        limit = span - span % n
+        while True:
+            x = 0
+            for _ in range(words):
+                x = x << 64 | self.next64()
+            if x < limit:
+                return x % n
 
     def random(self) -> float:
         """A uniform float in ``[0, 1)`` with 53 random bits."""

@@ -7,11 +7,13 @@ from typing import Any
 from mazo.core.errors import RulesError
 from mazo.core.game import Game
 from mazo.games.briscola import BriscolaGame
+from mazo.games.escoba import EscobaGame
 
 __all__ = ["GAMES", "list_games", "load_game"]
 
 GAMES: dict[str, type[Game]] = {
     "briscola": BriscolaGame,
+    "escoba": EscobaGame,
 }
 
 
@@ -19,7 +21,7 @@ def list_games() -> list[str]:
     """The names of the games this version of mazo plays, sorted.
 
     >>> list_games()
-    ['briscola']
+    ['briscola', 'escoba']
     """
     return sorted(GAMES)
 

@@ -230,6 +230,7 @@ class _Deal:
         "active",
         "dealer",
         "deck",
+        "declined",
         "draw",
         "exchanged",
         "index",
@@ -264,6 +265,7 @@ class _Deal:
     packs: tuple[tuple[int, ...], ...]  # fixed packs for later deals (replays)
     playoff: bool
     exchanged: tuple[int, int, int] | None  # (seat, gave the 2, took the old indicator)
+    declined: int | None  # the seat that kept the 2 of trumps when asked
     start_hands: int  # hands as packed when trick 1 starts (partners may be shown them)
 
     def copy(self) -> _Deal:
@@ -522,6 +524,7 @@ def _start_deal(
     d.packs = packs
     d.playoff = playoff
     d.exchanged = None
+    d.declined = None
 
     packed = 0
     for off, c in zip(offsets, pack, strict=False):
@@ -724,7 +727,7 @@ class BriscolaState(State):
             if h & bit:
                 # Fast path: a card from the hand of the seat to act.
                 d = self._d
-                trick = (*self._trick, action)
+                trick = self._trick + (action,)  # noqa: RUF005 (cheaper than unpacking)
                 new = _new_state(BriscolaState)
                 new._g = self._g
                 new._d = d
@@ -806,7 +809,7 @@ class BriscolaState(State):
         d = self._d
         # The highest trump wins, else the highest card of the led suit: one key table
         # per (trump, led suit) turns that into a max.
-        keys = d.keys[SUIT[trick[0]]]
+        keys = d.keys[trick[0] // 10]  # the led suit's row
         leader, sp, won, ntricks, holder, _used, sigs = self._t
         h = self._h
         draw = d.draw
@@ -819,10 +822,10 @@ class BriscolaState(State):
                 loser = leader
                 winner = d.nxt[leader]
             points = POINTS[first] + POINTS[second]
-            won |= (1 << first | 1 << second) << _OFF[winner]
+            won |= (1 << first | 1 << second) << winner * 40
             drew = sp < len(draw)
             if drew:
-                h |= 1 << (_OFF[winner] + draw[sp]) | 1 << (_OFF[loser] + draw[sp + 1])
+                h |= 1 << (winner * 40 + draw[sp]) | 1 << (loser * 40 + draw[sp + 1])
                 sp += 2
                 if sp == len(draw):
                     holder = loser  # the face-up indicator is the last card drawn
@@ -853,7 +856,7 @@ class BriscolaState(State):
         self._to_act = winner
         self._t = (winner, sp, won, ntricks, holder, 0, sigs)
         self._ev = (self._ev, _EV_TRICK, ntricks, leader, trick, winner, points, drew, holder)
-        if h >> _OFF[winner] & _FULL:
+        if h >> winner * 40 & 0xFFFFFFFFFF:
             return self
         return _end_deal(self)
 
@@ -901,6 +904,9 @@ class BriscolaState(State):
             new._d = nd
             new._ev = (self._ev, _EV_EXCHANGE, seat, two, old)
         else:
+            nd = d.copy()
+            nd.declined = seat
+            new._d = nd
             new._ev = (self._ev, _EV_EXCHANGE, seat, None, None)
         new._to_act = self._t[0]
         return new
@@ -1034,6 +1040,7 @@ def _key(state: BriscolaState) -> tuple[Any, ...]:
         d.indicator,
         d.scores,
         d.exchanged,
+        d.declined,
         state._h,
         state._trick,
         state._to_act,
@@ -1076,6 +1083,7 @@ def _end_deal(state: BriscolaState) -> BriscolaState:
         "winner": deal_winner,
         "tricks": state._t[3],
         "indicator_holder": state._t[4],
+        "scores": list(scores),
     }
     ev = (state._ev, _EV_HAND_END, pts, detail)
     winner = _match_decided(game, scores)
@@ -1288,6 +1296,9 @@ def _known_cards(state: BriscolaState, seat: int | None) -> dict[int, int]:
         add(state._to_act, 1 << _TWOS[d.trump])
     if d.exchanged is not None:
         add(d.exchanged[0], 1 << d.exchanged[2])
+    if d.declined is not None:
+        # Everyone saw the seat asked about the 2 of trumps keep it.
+        add(d.declined, 1 << _TWOS[d.trump])
     if game.open_hands:
         for owner in d.active:
             add(owner, hands[owner])
@@ -1300,7 +1311,7 @@ def _known_cards(state: BriscolaState, seat: int | None) -> dict[int, int]:
 def _observe(state: BriscolaState, seat: int | None) -> JSON:
     game = state._g
     if seat is not None and (type(seat) is not int or not 0 <= seat < game.players):
-        raise ValueError(f"seat must be 0..{game.players - 1} or None, not {seat!r}")
+        raise RulesError(f"seat must be 0..{game.players - 1} or None, not {seat!r}")
     d = state._d
     codes = _CODES
     known = _known_cards(state, seat)
@@ -1317,14 +1328,16 @@ def _observe(state: BriscolaState, seat: int | None) -> JSON:
     signals = [
         {"trick": t, "seat": s, "meaning": SIGNAL_MEANINGS[m]}
         for t, s, m in sigs
-        if seat is not None
-        and (game.options["signal_visibility"] == "public" or game.side_of[s] == game.side_of[seat])
+        if game.options["signal_visibility"] == "public"
+        or (seat is not None and game.side_of[s] == game.side_of[seat])
     ]
     legal = state.legal_actions(seat) if seat is not None else []
-    exchanged = None
+    exchanged: JSON | None = None
     if d.exchanged is not None:
         ex_seat, gave, took = d.exchanged
-        exchanged = {"seat": ex_seat, "gave": codes[gave], "took": codes[took]}
+        exchanged = {"seat": ex_seat, "declined": False, "gave": codes[gave], "took": codes[took]}
+    elif d.declined is not None:
+        exchanged = {"seat": d.declined, "declined": True}
     return {
         "game": game.name,
         "players": game.players,
@@ -1398,7 +1411,12 @@ def _determinize(game: BriscolaGame, obs: Mapping[str, Any], rng: Rng) -> Brisco
         d.packs = ()
         d.playoff = n == 3 and k == 2
         ex = obs.get("exchange")
-        d.exchanged = (ex["seat"], parse(ex["gave"]), parse(ex["took"])) if ex else None
+        d.exchanged = None
+        d.declined = None
+        if ex and ex["declined"]:
+            d.declined = ex["seat"]
+        elif ex:
+            d.exchanged = (ex["seat"], parse(ex["gave"]), parse(ex["took"]))
         done = tuple(
             (
                 t["leader"],

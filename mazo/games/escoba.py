@@ -1,0 +1,1134 @@
+"""Escoba (escoba del 15) for 2, 3 and 4 players, as specified in ``rules/escoba.md``.
+
+Rules profile (rules version 1)
+-------------------------------
+* 40-card Latin pack.  Capture values: pips as printed (1-7), sota ``J`` = 8, caballo
+  ``Q`` = 9, rey ``K`` = 10.  ``deck_style`` changes labels only.
+* Deal: three cards each (one at a time by default, ``deal_packet_size``), starting with
+  the seat after the dealer, then four cards face up on the table.  If the table adds up
+  to 15 the dealer (``initial_escoba_to``) takes it for one escoba; 30 gives two.
+* A turn is one card plus the exact set of table cards it captures: the played card and
+  the set must make 15.  A card that can capture must capture (the player may still play
+  another card); a card that cannot is laid on the table.  A capture that empties the
+  table is an escoba.  When all hands are empty, three more cards each are dealt from the
+  stock (none to the table).  At the end the last capturer takes what is left (not an
+  escoba).
+* Scoring per side: each escoba 1; most cards 1; most oros 1; the siete de velo (``7O``)
+  1; the prime (setenta) 1.  A majority point goes only to a unique best side.
+* The match ends after a hand when exactly one side has the highest total and it is at
+  least ``target_score`` (21).  The deal passes to the next seat after every hand.
+
+Action layout (``num_actions = 84488``)
+---------------------------------------
+======= ====================================================================
+id      action
+======= ====================================================================
+0-39    lay that card on the table (a trail; card id in the Latin 40-card pack,
+        suit-major O C E B, ranks 1..7 J Q K; ``7O`` is 6)
+40-...  play a card and capture a set of table cards (``7O+5C+3B``, played card
+        first).  Every (card, set) whose values make 15 has one fixed id: cards in
+        canonical order, and for each card its sets ordered by size, then
+        lexicographically in canonical card order.  84,448 ids in all.
+======= ====================================================================
+
+``legal_actions()`` is sorted by id, so trails come before captures.  Within the
+captures the order is the rules file's canonical enumeration.
+
+Decisions where the rules file leaves room (see also docs/escoba.md)
+--------------------------------------------------------------------
+* The log has no "trick" events (Escoba has no tricks): a play event carries the
+  captured cards and whether it was an escoba.
+* ``hand_over`` is true on the state whose action ended a hand; the next hand is already
+  dealt in it unless the match is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from mazo.core.cards import LATIN_40, iter_bits
+from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
+from mazo.core.game import Game, GameInfo, Option, State, to_action_id
+from mazo.core.rng import Rng, derive_seed, stream_seed
+
+__all__ = ["OPTIONS", "EscobaGame", "EscobaState", "capture_value"]
+
+JSON = dict[str, Any]
+DECK = LATIN_40
+NUM_CARDS = 40
+_FULL = (1 << NUM_CARDS) - 1
+_OFF = tuple(40 * s for s in range(4))
+_CODES: tuple[str, ...] = tuple(DECK.format(c) for c in range(NUM_CARDS))
+VALUE: tuple[int, ...] = tuple(c % 10 + 1 for c in range(NUM_CARDS))
+_OROS = DECK.suit_masks[0]
+_VELO = DECK.parse("7O")
+_RANK_MASK = {r: sum(1 << (s * 10 + i) for s in range(4)) for i, r in enumerate(DECK.ranks)}
+_FIGURES = _RANK_MASK["J"] | _RANK_MASK["Q"] | _RANK_MASK["K"]
+# Prime classes, best first: 7, 6, ace, 5, 4, 3, 2, figures.
+_PRIME_CLASSES = ("7", "6", "1", "5", "4", "3", "2", "F")
+_PRIME_CLASS_MASKS = tuple(_FIGURES if r == "F" else _RANK_MASK[r] for r in _PRIME_CLASSES)
+_PRIMIERA_POINTS = {"7": 21, "6": 18, "1": 16, "5": 15, "4": 14, "3": 13, "2": 12, "F": 10}
+
+PLAY, OVER = 0, 2
+_PHASE_MASK, _HAND_OVER = 3, 4
+
+
+def capture_value(card: str) -> int:
+    """The value a card adds toward 15: pips as printed, J 8, Q 9, K 10.
+
+    >>> capture_value("7O"), capture_value("JE"), capture_value("KB")
+    (7, 8, 10)
+    """
+    return VALUE[DECK.parse(card)]
+
+
+def _positive_int(value: Any) -> bool:
+    return type(value) is int and value >= 1
+
+
+def _is_seat_or_none(value: Any) -> bool:
+    return value is None or (type(value) is int and 0 <= value < 4)
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "four_player_mode",
+        "partnership",
+        ("partnership", "individual"),
+        "4 players: two partnerships (0+2 against 1+3), or everyone alone",
+    ),
+    Option(
+        "deck_style",
+        "spanish",
+        ("spanish", "french_numeric", "french_faces"),
+        "card labels only: Spanish names, French A-10, or French A-7 J Q K",
+    ),
+    Option("deal_packet_size", 1, (1, 3), "deal one card at a time, or three at once"),
+    Option(
+        "target_score",
+        21,
+        None,
+        "points to win the match (15 and 30 are common too)",
+        check=_positive_int,
+        describe="a positive integer",
+    ),
+    Option(
+        "prime_method",
+        "seed_counts",
+        ("seed_counts", "pagat_best_prime", "primiera_points", "sevens_only"),
+        "how the prime (setenta) point is decided",
+    ),
+    Option(
+        "initial_escoba_to",
+        "dealer",
+        ("dealer", "eldest"),
+        "who takes an opening table of 15 or 30",
+    ),
+    Option(
+        "initial_thirty_requires_two_fifteens",
+        False,
+        (False, True),
+        "an opening table of 30 scores only if it splits into two groups of 15",
+    ),
+    Option(
+        "escoba_on_final_play_counts",
+        True,
+        (True, False),
+        "a sweep with the very last card of the hand counts as an escoba",
+    ),
+    Option("bonus_all_sevens", False, (False, True), "+1 to a side with all four sevens"),
+    Option("bonus_all_oros", False, (False, True), "+1 to a side with all ten oros"),
+    Option(
+        "bonus_cards_over_30",
+        False,
+        (False, True),
+        "the cards point is worth 2 with more than 30 cards while every other side has < 10",
+    ),
+    Option(
+        "first_dealer",
+        None,
+        None,
+        "the first dealer's seat; default: drawn from the match seed",
+        check=_is_seat_or_none,
+        describe="None or a seat number",
+    ),
+)
+
+
+# -- the fixed capture action table -------------------------------------------------------
+
+_CAPTURES: list[tuple[int, int]] = []  # id - 40 -> (card, captured mask)
+_CAPTURE_IDS: list[dict[int, int]] = []  # card -> {captured mask: id}
+
+
+def _capture_table() -> tuple[list[tuple[int, int]], list[dict[int, int]]]:
+    """Build the (card, set) enumeration once, on first use (about 84k entries).
+
+    >>> captures, ids = _capture_table()
+    >>> len(captures) + 40 == NUM_ACTIONS
+    True
+    >>> EscobaGame().action_to_string(40)  # 1O's first set: no single card, then 4O+KO
+    '1O+4O+KO'
+
+    """
+    if _CAPTURES:
+        return _CAPTURES, _CAPTURE_IDS
+    # Every set of cards worth 5..14 in all, as ascending card tuples, by its value.
+    by_sum: dict[int, list[tuple[int, ...]]] = {t: [] for t in range(5, 15)}
+    stack: list[tuple[int, int, tuple[int, ...]]] = [(0, 0, ())]
+    while stack:
+        start, total, cards = stack.pop()
+        for c in range(start, NUM_CARDS):
+            t = total + VALUE[c]
+            if t <= 14:
+                grown = (*cards, c)
+                if t >= 5:
+                    by_sum[t].append(grown)
+                stack.append((c + 1, t, grown))
+    for sets in by_sum.values():
+        sets.sort(key=lambda cards: (len(cards), cards))
+    for card in range(NUM_CARDS):
+        ids: dict[int, int] = {}
+        for cards in by_sum[15 - VALUE[card]]:
+            if card in cards:
+                continue
+            mask = 0
+            for c in cards:
+                mask |= 1 << c
+            ids[mask] = 40 + len(_CAPTURES)
+            _CAPTURES.append((card, mask))
+        _CAPTURE_IDS.append(ids)
+    return _CAPTURES, _CAPTURE_IDS
+
+
+NUM_ACTIONS = 40 + 84448
+
+
+_SUBSETS: dict[int, dict[int, list[int]]] = {}
+
+
+def _table_subsets(table_mask: int) -> dict[int, list[int]]:
+    """Subsets of the table with a sum of 14 or less, by sum (cached by table)."""
+    found = _SUBSETS.get(table_mask)
+    if found is not None:
+        return found
+    cards = list(iter_bits(table_mask))
+    by_sum: dict[int, list[int]] = {}
+
+    def grow(start: int, total: int, mask: int) -> None:
+        for i in range(start, len(cards)):
+            c = cards[i]
+            t = total + VALUE[c]
+            if t <= 14:
+                m = mask | 1 << c
+                by_sum.setdefault(t, []).append(m)
+                grow(i + 1, t, m)
+
+    grow(0, 0, 0)
+    if len(_SUBSETS) > 50_000:
+        _SUBSETS.clear()
+    _SUBSETS[table_mask] = by_sum
+    return by_sum
+
+
+# -- the game -------------------------------------------------------------------------------
+
+
+class _Hand:
+    """What is fixed for one hand (one pass through the pack), shared by its states."""
+
+    __slots__ = ("dealer", "deck", "number", "packs", "scores", "seed")
+
+    number: int
+    dealer: int
+    deck: tuple[int, ...]
+    scores: tuple[int, ...]  # match totals per side before this hand
+    seed: int
+    packs: tuple[tuple[int, ...], ...]  # fixed packs for later hands (replays)
+
+
+class EscobaGame(Game):
+    """Escoba rules, configured by player count and options."""
+
+    name = "escoba"
+    rules_version = 1
+    player_counts = (2, 3, 4)
+    default_players = 2
+    option_specs = OPTIONS
+
+    def __init__(self, players: int | None = None, **options: Any) -> None:
+        super().__init__(players, **options)
+        n = self.players
+        opts = self.options
+        if opts["first_dealer"] is not None and opts["first_dealer"] >= n:
+            raise RulesError(f"first_dealer must be a seat 0..{n - 1}")
+        self.teams = n == 4 and opts["four_player_mode"] == "partnership"
+        self.sides = 2 if self.teams else n
+        self.side_of: tuple[int, ...] = tuple(s % 2 if self.teams else s for s in range(n))
+        self.target: int = opts["target_score"]
+        self.info = GameInfo(
+            name=self.name,
+            players=n,
+            sides=self.sides,
+            teams=self.teams,
+            num_actions=NUM_ACTIONS,
+            deck=DECK,
+            side_of=self.side_of,
+        )
+
+    # -- notation ----------------------------------------------------------------
+
+    def action_to_string(self, action: int) -> str:
+        """``7O`` for a trail, ``7O+5C+3B`` for a capture (played card first)."""
+        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
+            raise InvalidActionError(
+                f"{action!r} is not an Escoba action id; ids run 0..{NUM_ACTIONS - 1}"
+            )
+        if action < NUM_CARDS:
+            return _CODES[action]
+        card, mask = _capture_table()[0][action - 40]
+        return "+".join([_CODES[card], *(_CODES[c] for c in iter_bits(mask))])
+
+    def string_to_action(self, text: str) -> int:
+        """Parse ``7O`` (lay the card) or ``7O+5C+3B`` (capture; any order after the ``+``)."""
+        if not isinstance(text, str):
+            raise InvalidActionError(f"{text!r} is not an action string")
+        parts = [p for p in text.replace(" ", "").split("+")]
+        if any(not p for p in parts):
+            raise InvalidActionError(
+                f"{text!r}: write a play as the card (7O) or the card and the cards it "
+                "takes joined by + (7O+5C+3B)"
+            )
+        try:
+            cards = [DECK.parse(p) for p in parts]
+        except InvalidActionError as err:
+            raise InvalidActionError(f"{text!r}: {err}") from None
+        card = cards[0]
+        if len(cards) == 1:
+            return card
+        mask = 0
+        for c in cards[1:]:
+            if c == card or mask >> c & 1:
+                raise InvalidActionError(f"{text!r} names a card twice")
+            mask |= 1 << c
+        action = _capture_table()[1][card].get(mask)
+        if action is None:
+            total = sum(VALUE[c] for c in cards)
+            raise InvalidActionError(
+                f"{text!r} is not a capture: the played card and the cards taken add up to "
+                f"{total}, and a capture must make exactly 15 (J=8, Q=9, K=10)"
+            )
+        return action
+
+    # -- matches -------------------------------------------------------------------
+
+    def _new_match(
+        self,
+        seed: int,
+        packs: tuple[tuple[int, ...], ...],
+        dealer: int | None,
+        setup: dict[str, Any],
+    ) -> EscobaState:
+        _capture_table()
+        scores = self._check_setup(setup)
+        if dealer is None:
+            dealer = self.options["first_dealer"]
+        if dealer is None:
+            dealer = Rng(derive_seed(seed, "first dealer")).randbelow(self.players)
+        if packs:
+            self._check_pack(packs[0])
+        return _start_hand(self, 1, dealer, scores, derive_seed(seed, "deals"), packs, None)
+
+    def _check_setup(self, setup: dict[str, Any]) -> tuple[int, ...]:
+        unknown = sorted(set(setup) - {"scores", "games"})
+        if unknown:
+            raise RulesError(
+                f"escoba setup has no key {', '.join(unknown)}; keys are: scores, games"
+            )
+        sides = self.sides
+        scores = setup.get("scores", [0] * sides)
+        games = setup.get("games", [0] * sides)
+        for key, value in (("scores", scores), ("games", games)):
+            if (
+                not isinstance(value, list | tuple)
+                or len(value) != sides
+                or any(type(v) is not int or v < 0 for v in value)
+            ):
+                raise RulesError(
+                    f"setup {key} must be {sides} non-negative ints (one per side), not {value!r}"
+                )
+        if any(games):
+            raise RulesError("Escoba has no level above points: setup games must be zeros")
+        if _match_decided(self, tuple(scores)) is not None:
+            raise RulesError(
+                f"setup scores {list(scores)} already decide the match "
+                f"(target {self.target} points)"
+            )
+        return tuple(scores)
+
+    def _check_pack(self, pack: tuple[int, ...]) -> None:
+        if len(pack) != NUM_CARDS:
+            got = set(pack)
+            missing = [_CODES[c] for c in range(NUM_CARDS) if c not in got]
+            raise RulesError(
+                f"bad deck: Escoba uses all 40 cards; got {len(pack)}"
+                + (f", missing {' '.join(missing)}" if missing else "")
+            )
+
+    def determinize(self, observation: Mapping[str, Any], rng: Rng) -> EscobaState:
+        """A full state consistent with ``observation``; unseen cards dealt at random."""
+        return _determinize(self, observation, rng)
+
+
+def _match_decided(game: EscobaGame, scores: tuple[int, ...]) -> int | None:
+    top = max(scores)
+    if top >= game.target and scores.count(top) == 1:
+        return scores.index(top)
+    return None
+
+
+def _deal_targets(game: EscobaGame, dealer: int) -> list[int]:
+    """Seat receiving each of the 3n cards of a deal from the top of the stock."""
+    n = game.players
+    if game.options["deal_packet_size"] == 1:
+        return [(dealer + 1 + k) % n for k in range(3 * n)]
+    return [(dealer + 1 + j) % n for j in range(n) for _ in range(3)]
+
+
+def _sum(mask: int) -> int:
+    return sum(VALUE[c] for c in iter_bits(mask))
+
+
+def _splits_into_fifteens(cards: tuple[int, ...]) -> bool:
+    """Do four cards split into two disjoint groups of 15?  (No single card reaches 15.)"""
+    a, b, c, d = (VALUE[x] for x in cards)
+    # The four add up to 30, so if the first card pairs up to 15 the other two do too.
+    return 15 in (a + b, a + c, a + d)
+
+
+def _start_hand(
+    game: EscobaGame,
+    number: int,
+    dealer: int,
+    scores: tuple[int, ...],
+    seed: int,
+    packs: tuple[tuple[int, ...], ...],
+    prev: EscobaState | None,
+) -> EscobaState:
+    n = game.players
+    if packs:
+        pack = packs[0]
+        game._check_pack(pack)
+        packs = packs[1:]
+    else:
+        pack = tuple(Rng(stream_seed(seed, number)).shuffled(range(NUM_CARDS)))
+    hand = _Hand()
+    hand.number = number
+    hand.dealer = dealer
+    hand.deck = pack
+    hand.scores = scores
+    hand.seed = seed
+    hand.packs = packs
+    hands = 0
+    for seat, card in zip(_deal_targets(game, dealer), pack, strict=False):
+        hands |= 1 << (_OFF[seat] + card)
+    table = pack[3 * n : 3 * n + 4]
+    sp = 3 * n + 4
+    ev: Any = (prev._ev if prev is not None else None, "deal", hand)
+    piles = 0
+    escobas = [0] * game.sides
+    markers: tuple[tuple[int, int | None, int], ...] = ()
+    last = None
+    total = sum(VALUE[c] for c in table)
+    count = 1 if total == 15 else 2 if total == 30 else 0
+    if count == 2 and game.options["initial_thirty_requires_two_fifteens"]:
+        count = 2 if _splits_into_fifteens(table) else 0
+    if count:
+        taker = dealer if game.options["initial_escoba_to"] == "dealer" else (dealer + 1) % n
+        side = game.side_of[taker]
+        tmask = 0
+        for c in table:
+            tmask |= 1 << c
+        piles |= tmask << _OFF[side]
+        escobas[side] += count
+        # One marker per escoba: for 30 the dealer turns two cards face up (rules §5.2).
+        markers = ((taker, None, tmask),) * count
+        last = taker
+        table = ()
+        ev = (ev, "opening", taker, tmask, count)
+    state = _new_state(EscobaState)
+    state._g = game
+    state._hd = hand
+    state._h = hands
+    state._table = table
+    state._sp = sp
+    state._piles = piles
+    state._esc = tuple(escobas)
+    state._marks = markers
+    state._last = last
+    state._to_act = (dealer + 1) % n
+    state._m = PLAY | (_HAND_OVER if prev is not None else 0)
+    state._round = 0
+    state._ev = ev
+    state._legal = None
+    return state
+
+
+_new_state = object.__new__
+
+
+class EscobaState(State):
+    """An immutable Escoba match position.
+
+    ``_h`` packs every seat's hand (seat ``s`` owns bits ``40s..40s+39``) and ``_piles``
+    every side's captured cards the same way; ``_table`` keeps the table in the order
+    the cards were laid; ``_ev`` is a persistent list of log nodes.
+    """
+
+    __slots__ = (
+        "_esc",
+        "_ev",
+        "_g",
+        "_h",
+        "_hd",
+        "_last",
+        "_legal",
+        "_m",
+        "_marks",
+        "_piles",
+        "_round",
+        "_sp",
+        "_table",
+        "_to_act",
+    )
+
+    _g: EscobaGame
+    _hd: _Hand
+    _h: int
+    _table: tuple[int, ...]
+    _sp: int
+    _piles: int
+    _esc: tuple[int, ...]
+    _marks: tuple[tuple[int, int | None, int], ...]  # (seat, marker card or None, cards taken)
+    _last: int | None
+    _to_act: int | None
+    _m: int
+    _round: int  # 0 for the opening deal, then 1, 2, ... for redeals
+    _ev: Any
+    _legal: list[int] | None
+
+    @property
+    def game(self) -> EscobaGame:
+        """The rules this match is played under."""
+        return self._g
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat the game waits for, or None when the match is over."""
+        return self._to_act
+
+    @property
+    def hand_over(self) -> bool:
+        """True on the state whose last action ended a hand (and when the match is over)."""
+        return bool(self._m & _HAND_OVER)
+
+    @property
+    def match_over(self) -> bool:
+        """True once a side has won the match."""
+        return self._m & _PHASE_MASK == OVER
+
+    @property
+    def scores(self) -> list[int]:
+        """Match points per side."""
+        return list(self._hd.scores)
+
+    @property
+    def games(self) -> list[int]:
+        """Escoba has no level above points: zeros, one per side."""
+        return [0] * self._g.sides
+
+    @property
+    def winner(self) -> int | None:
+        """The side that won the match, or None while it runs."""
+        if not self.match_over:
+            return None
+        return _match_decided(self._g, self._hd.scores)
+
+    @property
+    def dealer(self) -> int:
+        """The dealer of the hand in progress."""
+        return self._hd.dealer
+
+    @property
+    def hand_number(self) -> int:
+        """1-based number of the hand in progress."""
+        return self._hd.number
+
+    # Omniscient views, for tests and tools; never hand them to a client or a bot.
+
+    def hand(self, seat: int) -> list[str]:
+        """The cards in a seat's hand."""
+        return DECK.codes(self._h >> _OFF[seat] & _FULL)
+
+    def table(self) -> list[str]:
+        """The table, in the order the cards were laid."""
+        return [_CODES[c] for c in self._table]
+
+    def stock(self) -> list[str]:
+        """The undealt stock, next card first."""
+        return [_CODES[c] for c in self._hd.deck[self._sp :]]
+
+    def captured(self, side: int) -> list[str]:
+        """The cards a side has captured this hand."""
+        return DECK.codes(self._piles >> _OFF[side] & _FULL)
+
+    # -- actions --------------------------------------------------------------------
+
+    def legal_actions(self, seat: int | None = None) -> list[int]:
+        """Sorted action ids for ``seat`` (default: the seat to act)."""
+        to_act = self._to_act
+        if to_act is None or (seat is not None and seat != to_act):
+            return []
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal(to_act)
+        return list(legal)
+
+    def _compute_legal(self, seat: int) -> list[int]:
+        ids = _CAPTURE_IDS
+        table_mask = 0
+        for c in self._table:
+            table_mask |= 1 << c
+        subsets = _table_subsets(table_mask)
+        out: list[int] = []
+        captures: list[int] = []
+        for card in iter_bits(self._h >> _OFF[seat] & _FULL):
+            sets = subsets.get(15 - VALUE[card])
+            if sets:
+                card_ids = ids[card]
+                captures.extend(card_ids[m] for m in sets)
+            else:
+                out.append(card)
+        captures.sort()
+        out.extend(captures)
+        return out
+
+    def apply(self, action: int | str, seat: int | None = None) -> EscobaState:
+        """A new state after ``action`` by ``seat`` (default ``to_act``); old one untouched."""
+        a = action if type(action) is int else to_action_id(self._g, action)
+        to_act = self._to_act
+        game = self._g
+        if to_act is None:
+            raise IllegalActionError(f"{self._name(a)}: the match is over; no action is allowed")
+        if seat is not None and seat != to_act:
+            if type(seat) is not int or not 0 <= seat < game.players:
+                raise IllegalActionError(f"seat must be 0..{game.players - 1}, not {seat!r}")
+            raise IllegalActionError(
+                f"{self._name(a)}: it is seat {to_act}'s turn, not seat {seat}'s"
+            )
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal(to_act)
+        if a not in legal:
+            raise IllegalActionError(self._why_illegal(a, to_act, legal))
+        return self._play(to_act, a)
+
+    def _name(self, a: int) -> str:
+        try:
+            return self._g.action_to_string(a)
+        except InvalidActionError:
+            raise InvalidActionError(
+                f"{a!r} is not an Escoba action id; ids run 0..{NUM_ACTIONS - 1}"
+            ) from None
+
+    def _why_illegal(self, a: int, seat: int, legal: list[int]) -> str:
+        text = self._name(a)
+        card = a if a < NUM_CARDS else _CAPTURES[a - 40][0]
+        if not self._h >> (_OFF[seat] + card) & 1:
+            return f"{text}: {_CODES[card]} is not in seat {seat}'s hand"
+        mine = [x for x in legal if (x if x < NUM_CARDS else _CAPTURES[x - 40][0]) == card]
+        options = ", ".join(self._g.action_to_string(x) for x in mine)
+        if a < NUM_CARDS:
+            return f"{text}: {_CODES[card]} can capture, so it must; its captures: {options}"
+        return (
+            f"{text}: those cards are not all on the table; "
+            f"{_CODES[card]} can be played as: {options}"
+        )
+
+    def _play(self, seat: int, a: int) -> EscobaState:
+        game = self._g
+        n = game.players
+        if a < NUM_CARDS:
+            card, taken = a, 0
+        else:
+            card, taken = _CAPTURES[a - 40]
+        hands = self._h & ~(1 << (_OFF[seat] + card))
+        new = _new_state(EscobaState)
+        new._g = game
+        new._hd = self._hd
+        new._h = hands
+        new._sp = self._sp
+        new._round = self._round
+        new._m = self._m & ~_HAND_OVER
+        new._legal = None
+        piles, esc, marks, last = self._piles, self._esc, self._marks, self._last
+        escoba = False
+        if taken:
+            table = tuple(c for c in self._table if not taken >> c & 1)
+            side = game.side_of[seat]
+            piles |= (taken | 1 << card) << _OFF[side]
+            last = seat
+            if not table:
+                final = hands == 0 and self._sp >= NUM_CARDS
+                if game.options["escoba_on_final_play_counts"] or not final:
+                    escoba = True
+                    esc = tuple(e + (s == side) for s, e in enumerate(esc))
+                    marks = (*marks, (seat, card, taken))
+        else:
+            table = (*self._table, card)
+        new._table = table
+        new._piles = piles
+        new._esc = esc
+        new._marks = marks
+        new._last = last
+        new._ev = (self._ev, "play", seat, card, taken, escoba)
+        if hands:
+            new._to_act = (seat + 1) % n
+            return new
+        if new._sp < NUM_CARDS:
+            return _redeal(new)
+        return _end_hand(new)
+
+    # -- information -----------------------------------------------------------------
+
+    def observation(self, seat: int | None) -> JSON:
+        """What ``seat`` may know (``None``: a spectator), JSON-ready."""
+        return _observe(self, seat)
+
+    @property
+    def events(self) -> list[JSON]:
+        """The match log; everything in Escoba's log is public."""
+        return [_event_json(self._g, node) for node in _chain(self._ev)]
+
+    def events_for(self, seat: int | None) -> list[JSON]:
+        """The log as ``seat`` saw it (Escoba has no private events)."""
+        return self.events
+
+    def record(self) -> JSON:
+        """A JSON-ready record of the match so far (see :mod:`mazo.record`)."""
+        game = self._g
+        deals: list[JSON] = []
+        actions: list[JSON] = []
+        first: _Hand | None = None
+        for node in _chain(self._ev):
+            kind = node[1]
+            if kind == "deal":
+                hand: _Hand = node[2]
+                first = first or hand
+                deals.append(
+                    {
+                        "deal": hand.number,
+                        "dealer": hand.dealer,
+                        "deck": [_CODES[c] for c in hand.deck],
+                    }
+                )
+            elif kind == "play":
+                _p, _k, seat, card, taken, _esc = node
+                text = "+".join([_CODES[card], *(_CODES[c] for c in iter_bits(taken))])
+                actions.append({"seat": seat, "action": text})
+        setup = {"scores": list(first.scores)} if first is not None and any(first.scores) else {}
+        return {
+            "format": "mazo-record",
+            "version": 1,
+            "game": game.name,
+            "rules_version": game.rules_version,
+            "players": game.players,
+            "options": dict(game.options),
+            "setup": setup,
+            "deals": deals,
+            "actions": actions,
+            "scores": self.scores,
+            "match_over": self.match_over,
+            "winner": self.winner,
+        }
+
+    def __repr__(self) -> str:
+        hands = " | ".join(" ".join(self.hand(s)) for s in range(self._g.players))
+        return (
+            f"<EscobaState hand {self._hd.number} to_act {self._to_act} "
+            f"table [{' '.join(self.table())}] hands [{hands}] scores {self.scores}>"
+        )
+
+    def _key(self) -> tuple[Any, ...]:
+        hd = self._hd
+        return (
+            hd.number,
+            hd.dealer,
+            hd.deck[self._sp :],
+            hd.scores,
+            self._h,
+            self._table,
+            self._piles,
+            self._esc,
+            self._marks,
+            self._last,
+            self._to_act,
+            self._m,
+            self._round,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, EscobaState):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+
+def _redeal(state: EscobaState) -> EscobaState:
+    """Everyone's hand is empty and the stock is not: three more cards each, none to the table."""
+    game = state._g
+    hd = state._hd
+    sp = state._sp
+    hands = state._h
+    targets = _deal_targets(game, hd.dealer)
+    for seat, card in zip(targets, hd.deck[sp : sp + len(targets)], strict=True):
+        hands |= 1 << (_OFF[seat] + card)
+    state._h = hands
+    state._sp = sp + len(targets)
+    state._round += 1
+    state._to_act = (hd.dealer + 1) % game.players
+    state._ev = (state._ev, "redeal", state._round)
+    return state
+
+
+def _unique_best(values: list[Any]) -> int | None:
+    """The index of the single largest value, or None if the largest is shared."""
+    best = max(values)
+    return values.index(best) if values.count(best) == 1 else None
+
+
+def _prime_keys(game: EscobaGame, piles: list[int]) -> list[Any]:
+    """Each side's prime, as a value that compares the way the chosen method ranks it."""
+    method = game.options["prime_method"]
+    keys: list[Any] = []
+    for mask in piles:
+        if method == "seed_counts":
+            keys.append([(mask & m).bit_count() for m in _PRIME_CLASS_MASKS])
+        elif method == "sevens_only":
+            keys.append((mask & _RANK_MASK["7"]).bit_count())
+        else:
+            best_per_suit = []
+            for suit in range(4):
+                in_suit = mask & DECK.suit_masks[suit]
+                best = next(
+                    (
+                        cls
+                        for cls, m in zip(_PRIME_CLASSES, _PRIME_CLASS_MASKS, strict=True)
+                        if in_suit & m
+                    ),
+                    None,
+                )
+                best_per_suit.append(best)
+            if method == "pagat_best_prime":
+                # Class strength: 8 for a seven down to 1 for a figure, 0 for an empty suit.
+                strength = sorted(
+                    (8 - _PRIME_CLASSES.index(b) if b is not None else 0 for b in best_per_suit),
+                    reverse=True,
+                )
+                keys.append(strength)
+            else:  # primiera_points: a side with an empty suit has no valid setenta
+                if None in best_per_suit:
+                    keys.append(None)
+                else:
+                    keys.append(sum(_PRIMIERA_POINTS[b] for b in best_per_suit if b is not None))
+    return keys
+
+
+def _score_hand(
+    game: EscobaGame, piles: list[int], escobas: tuple[int, ...]
+) -> tuple[list[int], JSON]:
+    """Points per side and the labelled breakdown of one hand."""
+    opts = game.options
+    sides = game.sides
+    cards = [m.bit_count() for m in piles]
+    oros = [(m & _OROS).bit_count() for m in piles]
+    zero = [0] * sides
+    cards_pts = list(zero)
+    best = _unique_best(cards)
+    if best is not None:
+        big = opts["bonus_cards_over_30"] and cards[best] > 30
+        big = big and all(c < 10 for s, c in enumerate(cards) if s != best)
+        cards_pts[best] = 2 if big else 1
+    oros_pts = list(zero)
+    best = _unique_best(oros)
+    if best is not None:
+        oros_pts[best] = 1
+    velo_pts = [1 if m >> _VELO & 1 else 0 for m in piles]
+    prime_pts = list(zero)
+    keys = _prime_keys(game, piles)
+    valid = [k for k in keys if k is not None]
+    if valid:
+        top = max(valid)
+        if keys.count(top) == 1:
+            prime_pts[keys.index(top)] = 1
+    sevens_bonus = [
+        1 if opts["bonus_all_sevens"] and m & _RANK_MASK["7"] == _RANK_MASK["7"] else 0
+        for m in piles
+    ]
+    oros_bonus = [1 if opts["bonus_all_oros"] and m & _OROS == _OROS else 0 for m in piles]
+    total = [
+        cards_pts[s]
+        + oros_pts[s]
+        + velo_pts[s]
+        + prime_pts[s]
+        + escobas[s]
+        + sevens_bonus[s]
+        + oros_bonus[s]
+        for s in range(sides)
+    ]
+    detail: JSON = {
+        "escobas": list(escobas),
+        "cards": cards_pts,
+        "oros": oros_pts,
+        "velo": velo_pts,
+        "prime": prime_pts,
+        "bonus_all_sevens": sevens_bonus,
+        "bonus_all_oros": oros_bonus,
+        "total": total,
+        "card_counts": cards,
+        "oros_counts": oros,
+        "prime_method": opts["prime_method"],
+        "prime_keys": keys,
+    }
+    return total, detail
+
+
+def _end_hand(state: EscobaState) -> EscobaState:
+    """Give the table to the last capturer, score, then end the match or deal again."""
+    game = state._g
+    hd = state._hd
+    piles = state._piles
+    ev = state._ev
+    unawarded = 0
+    left = 0
+    for c in state._table:
+        left |= 1 << c
+    if left:
+        if state._last is not None:
+            piles |= left << _OFF[game.side_of[state._last]]
+            ev = (ev, "table_taken", state._last, left)
+        else:
+            unawarded = left
+    side_piles = [piles >> _OFF[s] & _FULL for s in range(game.sides)]
+    points, detail = _score_hand(game, side_piles, state._esc)
+    detail["unawarded"] = DECK.codes(unawarded)
+    detail["last_capturer"] = state._last
+    scores = tuple(a + b for a, b in zip(hd.scores, points, strict=True))
+    detail["scores"] = list(scores)
+    ev = (ev, "hand_end", points, detail)
+    state._piles = piles
+    state._table = ()
+    winner = _match_decided(game, scores)
+    if winner is not None:
+        done = _Hand()
+        for name in _Hand.__slots__:
+            setattr(done, name, getattr(hd, name))
+        done.scores = scores
+        state._hd = done
+        state._m = OVER | _HAND_OVER
+        state._to_act = None
+        state._ev = (ev, "match_end", winner, scores)
+        return state
+    state._ev = ev
+    dealer = (hd.dealer + 1) % game.players
+    return _start_hand(game, hd.number + 1, dealer, scores, hd.seed, hd.packs, state)
+
+
+def _chain(ev: Any) -> list[tuple[Any, ...]]:
+    out = []
+    while ev is not None:
+        out.append(ev)
+        ev = ev[0]
+    out.reverse()
+    return out
+
+
+def _event_json(game: EscobaGame, node: tuple[Any, ...]) -> JSON:
+    kind = node[1]
+    if kind == "play":
+        _p, _k, seat, card, taken, escoba = node
+        return {
+            "type": "play",
+            "seat": seat,
+            "card": _CODES[card],
+            "captured": DECK.codes(taken),
+            "escoba": escoba,
+        }
+    if kind == "deal":
+        hand: _Hand = node[2]
+        return {
+            "type": "deal",
+            "deal": hand.number,
+            "dealer": hand.dealer,
+            "table": [_CODES[c] for c in hand.deck[3 * game.players : 3 * game.players + 4]],
+            "scores": list(hand.scores),
+        }
+    if kind == "opening":
+        _p, _k, seat, taken, count = node
+        return {
+            "type": "opening_escoba",
+            "seat": seat,
+            "side": game.side_of[seat],
+            "cards": DECK.codes(taken),
+            "escobas": count,
+        }
+    if kind == "redeal":
+        return {"type": "redeal", "round": node[2]}
+    if kind == "table_taken":
+        return {"type": "table_taken", "seat": node[2], "cards": DECK.codes(node[3])}
+    if kind == "hand_end":
+        return {"type": "hand_end", "points": list(node[2]), "detail": node[3]}
+    return {"type": "match_end", "winner": node[2], "scores": list(node[3])}
+
+
+def _observe(state: EscobaState, seat: int | None) -> JSON:
+    game = state._g
+    n = game.players
+    if seat is not None and (type(seat) is not int or not 0 <= seat < n):
+        raise ValueError(f"seat must be 0..{n - 1} or None, not {seat!r}")
+    hd = state._hd
+    history: list[JSON] = []
+    last_hand: JSON | None = None
+    for node in reversed(_chain(state._ev)):
+        kind = node[1]
+        if kind == "deal" and node[2].number == hd.number:
+            break
+        if kind == "play":
+            _p, _k, s, card, taken, escoba = node
+            history.append(
+                {"seat": s, "card": _CODES[card], "captured": DECK.codes(taken), "escoba": escoba}
+            )
+    history.reverse()
+    node = state._ev
+    while node is not None:
+        if node[1] == "hand_end":
+            last_hand = {"points": list(node[2]), "detail": node[3]}
+            break
+        node = node[0]
+    legal = state.legal_actions(seat) if seat is not None else []
+    return {
+        "game": game.name,
+        "players": n,
+        "seat": seat,
+        "side": game.side_of[seat] if seat is not None else None,
+        "hand": DECK.codes(state._h >> _OFF[seat] & _FULL) if seat is not None else [],
+        "to_act": state._to_act,
+        "legal_actions": [game.action_to_string(a) for a in legal],
+        "phase": "over" if state.match_over else "play",
+        "scores": state.scores,
+        "games": state.games,
+        "target": game.target,
+        "hand_number": hd.number,
+        "dealer": hd.dealer,
+        "round": state._round,
+        "table": [_CODES[c] for c in state._table],
+        "stock_size": NUM_CARDS - state._sp,
+        "hand_sizes": [(state._h >> _OFF[s] & _FULL).bit_count() for s in range(n)],
+        "captured": [DECK.codes(state._piles >> _OFF[s] & _FULL) for s in range(game.sides)],
+        "escobas": list(state._esc),
+        "escoba_markers": [
+            {"seat": s, "card": _CODES[c] if c is not None else "deal", "cards": DECK.codes(t)}
+            for s, c, t in state._marks
+        ],
+        "last_capturer": state._last,
+        "history": history,
+        "last_hand": last_hand,
+        "hand_over": state.hand_over,
+        "match_over": state.match_over,
+        "winner": state.winner,
+    }
+
+
+def _determinize(game: EscobaGame, obs: Mapping[str, Any], rng: Rng) -> EscobaState:
+    """Rebuild a full state from an observation, dealing the unseen cards at random."""
+    try:
+        if obs.get("game") != game.name or obs.get("players") != game.players:
+            raise RulesError("the observation is not from this game and player count")
+        n = game.players
+        seat = obs["seat"]
+        parse = DECK.parse
+        seen = 0
+        hands = [0] * n
+        if seat is not None:
+            for c in obs["hand"]:
+                hands[seat] |= 1 << parse(c)
+                seen |= 1 << parse(c)
+        table = tuple(parse(c) for c in obs["table"])
+        for c in table:
+            seen |= 1 << c
+        piles = 0
+        for side, cards in enumerate(obs["captured"]):
+            for c in cards:
+                piles |= 1 << (_OFF[side] + parse(c))
+                seen |= 1 << parse(c)
+        unseen = [c for c in range(NUM_CARDS) if not seen >> c & 1]
+        rng.shuffle(unseen)
+        for s in range(n):
+            need = obs["hand_sizes"][s] - hands[s].bit_count()
+            for _ in range(need):
+                hands[s] |= 1 << unseen.pop()
+        if len(unseen) != obs["stock_size"]:
+            raise RulesError("observation is inconsistent: unseen cards do not match the stock")
+        hd = _Hand()
+        hd.number = obs["hand_number"]
+        hd.dealer = obs["dealer"]
+        hd.scores = tuple(obs["scores"])
+        hd.seed = rng.next64()
+        hd.packs = ()
+        # Only the stock's place in the pack matters from here on: put it at the end.
+        hd.deck = tuple(range(NUM_CARDS - len(unseen))) + tuple(unseen)
+        packed = 0
+        for s in range(n):
+            packed |= hands[s] << _OFF[s]
+        state = _new_state(EscobaState)
+        state._g = game
+        state._hd = hd
+        state._h = packed
+        state._table = table
+        state._sp = NUM_CARDS - len(unseen)
+        state._piles = piles
+        state._esc = tuple(obs["escobas"])
+        state._marks = tuple(
+            (
+                m["seat"],
+                None if m["card"] == "deal" else parse(m["card"]),
+                sum(1 << parse(c) for c in m["cards"]),
+            )
+            for m in obs["escoba_markers"]
+        )
+        state._last = obs["last_capturer"]
+        state._to_act = obs["to_act"]
+        state._m = (OVER if obs["match_over"] else PLAY) | (_HAND_OVER if obs["hand_over"] else 0)
+        state._round = obs["round"]
+        ev: Any = None
+        if obs["last_hand"] is not None:
+            # Keep the previous hand's breakdown: the observation shows it.
+            ev = (ev, "hand_end", obs["last_hand"]["points"], obs["last_hand"]["detail"])
+        ev = (ev, "deal", hd)
+        for h in obs["history"]:
+            ev = (
+                ev,
+                "play",
+                h["seat"],
+                parse(h["card"]),
+                sum(1 << parse(c) for c in h["captured"]),
+                h["escoba"],
+            )
+        state._ev = ev
+        state._legal = None
+        return state
+    except (KeyError, TypeError, IndexError, InvalidActionError) as err:
+        raise RulesError(f"not an Escoba observation this game can determinize: {err!r}") from None
