@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import mazo  # noqa: E402
-from mazo.core.rng import Rng  # noqa: E402
+import mazo
+from mazo.core.rng import Rng
 
 POOL_MASK = (1 << 16) - 1
 
