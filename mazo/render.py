@@ -25,7 +25,7 @@ and ``7 of coins`` / ``sette di denari`` / ``siete de oros`` is how it reads.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "card_name",
     "card_value",
     "escoba_action_label",
+    "rank_labels",
     "render_choices",
     "render_event",
     "render_observation",
@@ -110,14 +111,40 @@ def card_name(code: str, lang: str = "en") -> str:
     return f"{table.get(rank, rank)} {_OF.get(lang, 'of')} {suit_name(suit, lang)}"
 
 
-def card_label(code: str, style: str = "name", lang: str = "en") -> str:
-    """A card as shown to a person, in one of :data:`CARD_STYLES`."""
+def card_label(
+    code: str, style: str = "name", lang: str = "en", ranks: Mapping[str, str] | None = None
+) -> str:
+    """A card as shown to a person, in one of :data:`CARD_STYLES`.
+
+    ``ranks`` relabels ranks on French-suited (``symbol``) cards, per :func:`rank_labels`.
+
+    >>> card_label("KO", "symbol", ranks={"J": "8", "Q": "9", "K": "10"})
+    '10♦'
+    """
     if style == "code":
         return code
     if style == "symbol":
         rank, suit = _split(code)
-        return rank + _SYMBOLS.get(suit, suit)
+        return (ranks or {}).get(rank, rank) + _SYMBOLS.get(suit, suit)
     return f"{code} ({card_name(code, lang)})"
+
+
+def rank_labels(game: str, options: Mapping[str, Any]) -> dict[str, str]:
+    """How a game's pack options relabel the figures on French-suited cards (labels only).
+
+    Escoba ``deck_style="french_numeric"`` prints the figures as 8, 9, 10; Briscola
+    ``french_face_labels="south"`` swaps the jack and the queen.
+
+    >>> rank_labels("escoba", {"deck_style": "french_numeric"})
+    {'J': '8', 'Q': '9', 'K': '10'}
+    >>> rank_labels("briscola", {"french_face_labels": "south"})
+    {'J': 'Q', 'Q': 'J'}
+    """
+    if game == "escoba" and options.get("deck_style") == "french_numeric":
+        return {"J": "8", "Q": "9", "K": "10"}
+    if game == "briscola" and options.get("french_face_labels") == "south":
+        return {"J": "Q", "Q": "J"}
+    return {}
 
 
 @dataclass(frozen=True)
@@ -136,9 +163,10 @@ class View:
     style: str = "name"
     lang: str = "en"
     game: str = ""
+    ranks: Mapping[str, str] = field(default_factory=dict)
 
     def card(self, code: str) -> str:
-        return card_label(code, self.style, self.lang)
+        return card_label(code, self.style, self.lang, self.ranks)
 
     def cards(self, codes: Sequence[str]) -> str:
         return ", ".join(self.card(c) for c in codes) if codes else "none"
@@ -426,14 +454,14 @@ def card_value(code: str) -> int:
 
 def _valued(code: str, view: View) -> str:
     """``KB (10)``: the card (its symbol in the symbol style) and its value."""
-    shown = card_label(code, "symbol") if view.style == "symbol" else code
+    shown = card_label(code, "symbol", ranks=view.ranks) if view.style == "symbol" else code
     return f"{shown} ({card_value(code)})"
 
 
 def _short(codes: Sequence[str], view: View) -> str:
     """Cards as plain codes (or symbols), space separated: ``5C 3B``."""
     style = "symbol" if view.style == "symbol" else "code"
-    return " ".join(card_label(c, style) for c in codes)
+    return " ".join(card_label(c, style, ranks=view.ranks) for c in codes)
 
 
 def escoba_action_label(action: str, table: Sequence[str], view: View) -> str:

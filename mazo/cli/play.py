@@ -22,6 +22,7 @@ from mazo.render import (
     LANGUAGES,
     View,
     escoba_action_label,
+    rank_labels,
     render_choices,
     render_event,
     render_observation,
@@ -193,6 +194,7 @@ class Session:
             style=style,
             lang=lang,
             game=game.name,
+            ranks=rank_labels(game.name, game.options),
         )
         self.deal_seats: list[int] = list(range(n))
 

@@ -17,7 +17,14 @@ import mazo
 from mazo.core.errors import MazoError
 from mazo.core.game import State
 from mazo.record import load_record
-from mazo.render import CARD_STYLES, LANGUAGES, View, render_event, render_observation
+from mazo.render import (
+    CARD_STYLES,
+    LANGUAGES,
+    View,
+    rank_labels,
+    render_event,
+    render_observation,
+)
 
 from .common import Output, events_for, isatty, raw_formatter, seat_or_spectator
 
@@ -94,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
         style=args.cards,
         lang=args.lang,
         game=game.name,
+        ranks=rank_labels(game.name, game.options),
     )
     actions: list[Mapping[str, Any]] = list(record["actions"])
     state = mazo.replay({**record, "actions": []})
