@@ -17,7 +17,7 @@ from mazo.core.cards import DeckSpec
 from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
 from mazo.core.rng import Rng, derive_seed
 
-__all__ = ["Game", "GameInfo", "Option", "State", "check_options"]
+__all__ = ["Game", "GameInfo", "Option", "State", "check_options", "log_nodes"]
 
 JSON = dict[str, Any]
 
@@ -158,6 +158,60 @@ class Game:
     ) -> State:
         raise NotImplementedError
 
+    def check_setup(
+        self, setup: Mapping[str, Any], sides: int, decided: Callable[[tuple[int, ...]], Any]
+    ) -> tuple[int, ...]:
+        """Validate a ``setup`` of per-side ``scores`` (and zero ``games``) for a game
+        with no level above its scores; ``decided(scores)`` says whether they already
+        end the match.  Returns the scores."""
+        unknown = sorted(set(setup) - {"scores", "games"})
+        if unknown:
+            raise RulesError(
+                f"{self.name} setup has no key {', '.join(unknown)}; keys are: scores, games"
+            )
+        scores = setup.get("scores", [0] * sides)
+        games = setup.get("games", [0] * sides)
+        for key, value in (("scores", scores), ("games", games)):
+            if (
+                not isinstance(value, list | tuple)
+                or len(value) != sides
+                or any(type(v) is not int or v < 0 for v in value)
+            ):
+                raise RulesError(
+                    f"setup {key} must be {sides} non-negative ints (one per side), not {value!r}"
+                )
+        if any(games):
+            raise RulesError(
+                f"{self.name} has no level above its scores: setup games must be zeros"
+            )
+        if decided(tuple(scores)) is not None:
+            raise RulesError(f"setup scores {list(scores)} already decide the match")
+        return tuple(scores)
+
+    def make_record(
+        self,
+        state: State,
+        start_scores: Sequence[int] | None,
+        deals: list[JSON],
+        actions: list[JSON],
+    ) -> JSON:
+        """The record layout shared by every game (see :mod:`mazo.record`)."""
+        setup = {"scores": list(start_scores)} if start_scores and any(start_scores) else {}
+        return {
+            "format": "mazo-record",
+            "version": 1,
+            "game": self.name,
+            "rules_version": self.rules_version,
+            "players": self.players,
+            "options": dict(self.options),
+            "setup": setup,
+            "deals": deals,
+            "actions": actions,
+            "scores": state.scores,
+            "match_over": state.match_over,
+            "winner": state.winner,
+        }
+
     def action_to_string(self, action: int) -> str:
         """The canonical string of an action id."""
         raise NotImplementedError
@@ -184,6 +238,23 @@ class Game:
 
     def _defaults(self) -> dict[str, Any]:
         return {o.name: o.default for o in self.option_specs if self.options[o.name] == o.default}
+
+
+def log_nodes(node: tuple[Any, ...] | None) -> list[tuple[Any, ...]]:
+    """The nodes of a persistent log, oldest first.
+
+    Game states keep their log as linked nodes ``(previous node, kind, *payload)``, so
+    every ``apply`` shares the history instead of copying it.
+
+    >>> [n[1] for n in log_nodes(((None, "deal"), "play"))]
+    ['deal', 'play']
+    """
+    out = []
+    while node is not None:
+        out.append(node)
+        node = node[0]
+    out.reverse()
+    return out
 
 
 def to_action_id(game: Game, action: object) -> int:

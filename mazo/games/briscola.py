@@ -57,7 +57,7 @@ from typing import Any
 
 from mazo.core.cards import LATIN_40, SUITS, iter_bits
 from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
-from mazo.core.game import Game, GameInfo, Option, State, to_action_id
+from mazo.core.game import Game, GameInfo, Option, State, log_nodes, to_action_id
 from mazo.core.rng import Rng, derive_seed, stream_seed
 
 __all__ = [
@@ -400,31 +400,7 @@ class BriscolaGame(Game):
         return _start_deal(self, 1, dealer, active, scores, deal_seed, packs, False, None)
 
     def _check_setup(self, setup: dict[str, Any]) -> tuple[int, ...]:
-        unknown = sorted(set(setup) - {"scores", "games"})
-        if unknown:
-            raise RulesError(
-                f"briscola setup has no key {', '.join(unknown)}; keys are: scores, games"
-            )
-        sides = self.sides
-        scores = setup.get("scores", [0] * sides)
-        games = setup.get("games", [0] * sides)
-        for key, value in (("scores", scores), ("games", games)):
-            if (
-                not isinstance(value, list | tuple)
-                or len(value) != sides
-                or any(type(v) is not int or v < 0 for v in value)
-            ):
-                raise RulesError(
-                    f"setup {key} must be {sides} non-negative ints (one per side), not {value!r}"
-                )
-        if any(games):
-            raise RulesError("Briscola has no level above deal wins: setup games must be zeros")
-        if _match_decided(self, tuple(scores)) is not None:
-            raise RulesError(
-                f"setup scores {list(scores)} already decide the match "
-                f"(target {self.target} deal wins)"
-            )
-        return tuple(scores)
+        return self.check_setup(setup, self.sides, lambda scores: _match_decided(self, scores))
 
     def _check_pack(self, pack: tuple[int, ...], active: tuple[int, ...]) -> None:
         want = self.pack_mask(active)
@@ -991,21 +967,7 @@ class BriscolaState(State):
             elif kind == _EV_EXCHANGE:
                 word = "exchange" if e[2] is not None else "decline"
                 actions.append({"seat": e[1], "action": word})
-        setup = {"scores": list(first.scores)} if first is not None and any(first.scores) else {}
-        return {
-            "format": "mazo-record",
-            "version": 1,
-            "game": game.name,
-            "rules_version": game.rules_version,
-            "players": game.players,
-            "options": dict(game.options),
-            "setup": setup,
-            "deals": deals,
-            "actions": actions,
-            "scores": self.scores,
-            "match_over": self.match_over,
-            "winner": self.winner,
-        }
+        return game.make_record(self, first.scores if first else None, deals, actions)
 
     def __repr__(self) -> str:
         d = self._d
@@ -1172,16 +1134,6 @@ def _bits_list(mask: int) -> list[int]:
     return list(acts if acts is not None else _bits(mask))
 
 
-def _chain(ev: _ListEv) -> list[tuple[Any, ...]]:
-    """The log's nodes, oldest first."""
-    out = []
-    while ev is not None:
-        out.append(ev)
-        ev = ev[0]
-    out.reverse()
-    return out
-
-
 def _deal_tricks(state: BriscolaState) -> list[tuple[Any, ...]]:
     """The trick nodes of the deal in progress, oldest first."""
     out = []
@@ -1209,7 +1161,7 @@ def _expand(state: BriscolaState) -> list[tuple[Any, ...]]:
         items.extend(sig[1:6] for sig in pending if sig[6] >= len(cards))
         pending.clear()
 
-    for node in _chain(state._ev):
+    for node in log_nodes(state._ev):
         kind = node[1]
         if kind == _EV_DEAL:
             d = node[2]

@@ -49,7 +49,7 @@ from typing import Any
 
 from mazo.core.cards import LATIN_40, iter_bits
 from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
-from mazo.core.game import Game, GameInfo, Option, State, to_action_id
+from mazo.core.game import Game, GameInfo, Option, State, log_nodes, to_action_id
 from mazo.core.rng import Rng, derive_seed, stream_seed
 
 __all__ = ["OPTIONS", "EscobaGame", "EscobaState", "capture_value"]
@@ -341,31 +341,7 @@ class EscobaGame(Game):
         return _start_hand(self, 1, dealer, scores, derive_seed(seed, "deals"), packs, None)
 
     def _check_setup(self, setup: dict[str, Any]) -> tuple[int, ...]:
-        unknown = sorted(set(setup) - {"scores", "games"})
-        if unknown:
-            raise RulesError(
-                f"escoba setup has no key {', '.join(unknown)}; keys are: scores, games"
-            )
-        sides = self.sides
-        scores = setup.get("scores", [0] * sides)
-        games = setup.get("games", [0] * sides)
-        for key, value in (("scores", scores), ("games", games)):
-            if (
-                not isinstance(value, list | tuple)
-                or len(value) != sides
-                or any(type(v) is not int or v < 0 for v in value)
-            ):
-                raise RulesError(
-                    f"setup {key} must be {sides} non-negative ints (one per side), not {value!r}"
-                )
-        if any(games):
-            raise RulesError("Escoba has no level above points: setup games must be zeros")
-        if _match_decided(self, tuple(scores)) is not None:
-            raise RulesError(
-                f"setup scores {list(scores)} already decide the match "
-                f"(target {self.target} points)"
-            )
-        return tuple(scores)
+        return self.check_setup(setup, self.sides, lambda scores: _match_decided(self, scores))
 
     def _check_pack(self, pack: tuple[int, ...]) -> None:
         if len(pack) != NUM_CARDS:
@@ -709,7 +685,7 @@ class EscobaState(State):
     @property
     def events(self) -> list[JSON]:
         """The match log; everything in Escoba's log is public."""
-        return [_event_json(self._g, node) for node in _chain(self._ev)]
+        return [_event_json(self._g, node) for node in log_nodes(self._ev)]
 
     def events_for(self, seat: int | None) -> list[JSON]:
         """The log as ``seat`` saw it (Escoba has no private events)."""
@@ -721,7 +697,7 @@ class EscobaState(State):
         deals: list[JSON] = []
         actions: list[JSON] = []
         first: _Hand | None = None
-        for node in _chain(self._ev):
+        for node in log_nodes(self._ev):
             kind = node[1]
             if kind == "deal":
                 hand: _Hand = node[2]
@@ -737,21 +713,7 @@ class EscobaState(State):
                 _p, _k, seat, card, taken, _esc = node
                 text = "+".join([_CODES[card], *(_CODES[c] for c in iter_bits(taken))])
                 actions.append({"seat": seat, "action": text})
-        setup = {"scores": list(first.scores)} if first is not None and any(first.scores) else {}
-        return {
-            "format": "mazo-record",
-            "version": 1,
-            "game": game.name,
-            "rules_version": game.rules_version,
-            "players": game.players,
-            "options": dict(game.options),
-            "setup": setup,
-            "deals": deals,
-            "actions": actions,
-            "scores": self.scores,
-            "match_over": self.match_over,
-            "winner": self.winner,
-        }
+        return game.make_record(self, first.scores if first else None, deals, actions)
 
     def __repr__(self) -> str:
         hands = " | ".join(" ".join(self.hand(s)) for s in range(self._g.players))
@@ -947,15 +909,6 @@ def _end_hand(state: EscobaState) -> EscobaState:
     return _start_hand(game, hd.number + 1, dealer, scores, hd.seed, hd.packs, state)
 
 
-def _chain(ev: Any) -> list[tuple[Any, ...]]:
-    out = []
-    while ev is not None:
-        out.append(ev)
-        ev = ev[0]
-    out.reverse()
-    return out
-
-
 def _event_json(game: EscobaGame, node: tuple[Any, ...]) -> JSON:
     kind = node[1]
     if kind == "play":
@@ -1002,7 +955,7 @@ def _observe(state: EscobaState, seat: int | None) -> JSON:
     hd = state._hd
     history: list[JSON] = []
     last_hand: JSON | None = None
-    for node in reversed(_chain(state._ev)):
+    for node in reversed(log_nodes(state._ev)):
         kind = node[1]
         if kind == "deal" and node[2].number == hd.number:
             break
