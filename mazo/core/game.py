@@ -17,7 +17,7 @@ from mazo.core.cards import DeckSpec
 from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
 from mazo.core.rng import Rng, derive_seed
 
-__all__ = ["Game", "GameInfo", "Option", "State", "check_options", "log_nodes"]
+__all__ = ["Game", "GameInfo", "Option", "State", "check_options", "fresh", "log_nodes"]
 
 JSON = dict[str, Any]
 
@@ -238,6 +238,24 @@ class Game:
 
     def _defaults(self) -> dict[str, Any]:
         return {o.name: o.default for o in self.option_specs if self.options[o.name] == o.default}
+
+
+def fresh(value: Any) -> Any:
+    """A deep copy of JSON-like data (dicts, lists, tuples of scalars), as lists and dicts.
+
+    What a state hands out must be the caller's own: editing it must never reach back
+    into the state (states are values).
+
+    >>> inner = {"a": [1, (2, 3)]}
+    >>> out = fresh(inner)
+    >>> out["a"].append(4); inner
+    {'a': [1, (2, 3)]}
+    """
+    if isinstance(value, dict):
+        return {k: fresh(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [fresh(v) for v in value]
+    return value
 
 
 def log_nodes(node: tuple[Any, ...] | None) -> list[tuple[Any, ...]]:

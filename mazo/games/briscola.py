@@ -57,7 +57,7 @@ from typing import Any
 
 from mazo.core.cards import LATIN_40, SUITS, iter_bits
 from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
-from mazo.core.game import Game, GameInfo, Option, State, log_nodes, to_action_id
+from mazo.core.game import Game, GameInfo, Option, State, fresh, log_nodes, to_action_id
 from mazo.core.rng import Rng, derive_seed, stream_seed
 
 __all__ = [
@@ -696,7 +696,11 @@ class BriscolaState(State):
             action = to_action_id(self._g, action)
         to_act = self.to_act
         # Literals rather than module constants: this is the hottest line of every search.
-        if self._m == 0 and (seat is None or seat == to_act) and 0 <= action < 40:
+        if (
+            self._m == 0
+            and (seat is None or (seat == to_act and type(seat) is int))
+            and 0 <= action < 40
+        ):
             bit = 1 << (to_act * 40 + action)  # type: ignore[operator]
             h = self._h
             if h & bit:
@@ -1223,7 +1227,7 @@ def _event_json(game: BriscolaGame, e: tuple[Any, ...]) -> JSON:
             return {"type": "decline", "seat": e[1]}
         return {"type": "exchange", "seat": e[1], "card": _CODES[e[2]], "took": _CODES[e[3]]}
     if kind == _EV_HAND_END:
-        return {"type": "hand_end", "points": list(e[1]), "detail": dict(e[2])}
+        return {"type": "hand_end", "points": list(e[1]), "detail": fresh(e[2])}
     return {"type": "match_end", "winner": e[1], "scores": list(e[2])}
 
 

@@ -49,7 +49,7 @@ from typing import Any
 
 from mazo.core.cards import LATIN_40, iter_bits
 from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
-from mazo.core.game import Game, GameInfo, Option, State, log_nodes, to_action_id
+from mazo.core.game import Game, GameInfo, Option, State, fresh, log_nodes, to_action_id
 from mazo.core.rng import Rng, derive_seed, stream_seed
 
 __all__ = ["OPTIONS", "EscobaGame", "EscobaState", "capture_value"]
@@ -597,7 +597,7 @@ class EscobaState(State):
         game = self._g
         if to_act is None:
             raise IllegalActionError(f"{self._name(a)}: the match is over; no action is allowed")
-        if seat is not None and seat != to_act:
+        if seat is not None and (seat != to_act or type(seat) is not int):
             if type(seat) is not int or not 0 <= seat < game.players:
                 raise IllegalActionError(f"seat must be 0..{game.players - 1}, not {seat!r}")
             raise IllegalActionError(
@@ -943,7 +943,7 @@ def _event_json(game: EscobaGame, node: tuple[Any, ...]) -> JSON:
     if kind == "table_taken":
         return {"type": "table_taken", "seat": node[2], "cards": DECK.codes(node[3])}
     if kind == "hand_end":
-        return {"type": "hand_end", "points": list(node[2]), "detail": node[3]}
+        return {"type": "hand_end", "points": list(node[2]), "detail": fresh(node[3])}
     return {"type": "match_end", "winner": node[2], "scores": list(node[3])}
 
 
@@ -968,7 +968,7 @@ def _observe(state: EscobaState, seat: int | None) -> JSON:
     node = state._ev
     while node is not None:
         if node[1] == "hand_end":
-            last_hand = {"points": list(node[2]), "detail": node[3]}
+            last_hand = {"points": list(node[2]), "detail": fresh(node[3])}
             break
         node = node[0]
     legal = state.legal_actions(seat) if seat is not None else []
@@ -1069,7 +1069,8 @@ def _determinize(game: EscobaGame, obs: Mapping[str, Any], rng: Rng) -> EscobaSt
         ev: Any = None
         if obs["last_hand"] is not None:
             # Keep the previous hand's breakdown: the observation shows it.
-            ev = (ev, "hand_end", obs["last_hand"]["points"], obs["last_hand"]["detail"])
+            last = obs["last_hand"]
+            ev = (ev, "hand_end", fresh(last["points"]), fresh(last["detail"]))
         ev = (ev, "deal", hd)
         for h in obs["history"]:
             ev = (
