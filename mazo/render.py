@@ -129,6 +129,15 @@ def card_label(
     return f"{code} ({card_name(code, lang)})"
 
 
+def default_language(game: str, options: Mapping[str, Any]) -> str:
+    """The language of card names when the user chose none: a Spanish pack speaks Spanish.
+
+    >>> default_language("escoba", {"deck_style": "spanish"}), default_language("briscola", {})
+    ('es', 'en')
+    """
+    return "es" if game == "escoba" and options.get("deck_style") == "spanish" else "en"
+
+
 def rank_labels(game: str, options: Mapping[str, Any]) -> dict[str, str]:
     """How a game's pack options relabel the figures on French-suited cards (labels only).
 

@@ -120,12 +120,17 @@ def test_card_names_and_symbols_styles(
 ) -> None:
     seed, obs = first_position(lambda o: any("+" in a for a in o["legal_actions"]))
     argv = ["play", "escoba", "--seed", str(seed)]
-    _, named, _ = run_cli(argv, capsys, monkeypatch, "q\n")
+    _, named, _ = run_cli([*argv, "--lang", "en"], capsys, monkeypatch, "q\n")
     capture = next(a for a in obs["legal_actions"] if "+" in a)
     card = capture.split("+")[0]
     assert re.search(rf"\d\) {card} \([^)]* of [a-z]+\) takes ", named)
-    _, spanish, _ = run_cli([*argv, "--lang", "es"], capsys, monkeypatch, "q\n")
+    # The Spanish pack (deck_style's default) names its cards in Spanish unless told not to.
+    _, spanish, _ = run_cli(argv, capsys, monkeypatch, "q\n")
     assert re.search(r" de (oros|copas|espadas|bastos)\)", spanish)
+    _, french, _ = run_cli(
+        [*argv, "--option", "deck_style=french_faces"], capsys, monkeypatch, "q\n"
+    )
+    assert not re.search(r" de (oros|copas|espadas|bastos)\)", french)
     _, symbols, _ = run_cli([*argv, "--cards", "symbol"], capsys, monkeypatch, "q\n")
     assert re.search(r"Table \(\d+ cards, sum \d+\): [1-7JQK][♦♥♠♣] \(\d+\)", symbols)
 

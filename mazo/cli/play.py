@@ -21,6 +21,7 @@ from mazo.render import (
     CARD_STYLES,
     LANGUAGES,
     View,
+    default_language,
     escoba_action_label,
     rank_labels,
     render_choices,
@@ -124,7 +125,10 @@ def add_parser(subparsers: Any) -> None:
         help="how cards are shown: '7O (7 of coins)', '7O', or '7♦' (default name)",
     )
     p.add_argument(
-        "--lang", choices=LANGUAGES, default="en", help="language of card names (default en)"
+        "--lang",
+        choices=LANGUAGES,
+        default=None,
+        help="language of card names (default: es for Escoba's Spanish pack, else en)",
     )
     p.add_argument("--list-options", action="store_true", help="list the game's options and exit")
 
@@ -229,7 +233,7 @@ class Session:
             out,
             save=args.save,
             style=args.cards,
-            lang=args.lang,
+            lang=args.lang or default_language(game.name, game.options),
         )
 
     # -- the match loop --------------------------------------------------------------

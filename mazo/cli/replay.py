@@ -21,6 +21,7 @@ from mazo.render import (
     CARD_STYLES,
     LANGUAGES,
     View,
+    default_language,
     rank_labels,
     render_event,
     render_observation,
@@ -72,7 +73,12 @@ def add_parser(subparsers: Any) -> None:
         "--brief", action="store_true", help="print the actions only, not the table after each"
     )
     p.add_argument("--cards", choices=CARD_STYLES, default="name", help="how cards are shown")
-    p.add_argument("--lang", choices=LANGUAGES, default="en", help="language of card names")
+    p.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=None,
+        help="language of card names (default: es for Escoba's Spanish pack, else en)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -99,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
         viewer=seat,
         seat_names=tuple(names),
         style=args.cards,
-        lang=args.lang,
+        lang=args.lang or default_language(game.name, game.options),
         game=game.name,
         ranks=rank_labels(game.name, game.options),
     )
