@@ -17,7 +17,25 @@ from mazo.core.cards import DeckSpec
 from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
 from mazo.core.rng import Rng, derive_seed
 
-__all__ = ["Game", "GameInfo", "Option", "State", "check_options", "fresh", "log_nodes"]
+__all__ = [
+    "HAND_OVER",
+    "OVER",
+    "PHASE_MASK",
+    "Game",
+    "GameInfo",
+    "MatchState",
+    "Option",
+    "State",
+    "check_options",
+    "fresh",
+    "log_nodes",
+]
+
+# A state's mode bits (``_m`` of :class:`MatchState`): the phase in bits 0-1 (0 is card
+# play, ``OVER`` ends the match; games name their other phases), and flags above.
+PHASE_MASK = 3
+OVER = 2
+HAND_OVER = 4
 
 JSON = dict[str, Any]
 
@@ -93,6 +111,8 @@ class Game:
     players: int
     options: dict[str, Any]
     info: GameInfo
+    sides: int
+    target: int
 
     def __init__(self, players: int | None = None, **options: Any) -> None:
         if players is None:
@@ -157,6 +177,13 @@ class Game:
         setup: dict[str, Any],
     ) -> State:
         raise NotImplementedError
+
+    def match_winner(self, scores: Sequence[int]) -> int | None:
+        """The side that has won with these scores: the single highest, at the target."""
+        top = max(scores)
+        if top >= self.target and list(scores).count(top) == 1:
+            return list(scores).index(top)
+        return None
 
     def check_setup(
         self, setup: Mapping[str, Any], sides: int, decided: Callable[[tuple[int, ...]], Any]
@@ -370,3 +397,57 @@ class State:
 
     def _illegal(self, message: str) -> IllegalActionError:
         return IllegalActionError(message)
+
+
+class MatchState(State):
+    """The layout every game's state shares, and what follows from it.
+
+    Subclasses declare the slots ``_g`` (the game), ``_d`` (what is fixed for the deal in
+    progress, with the match ``scores`` before it), ``_m`` (mode bits, see
+    :data:`PHASE_MASK`) and ``to_act``, a plain slot because searches read it before
+    every move (read-only by contract, like every field of a state).
+    """
+
+    __slots__ = ()
+
+    _g: Any
+    _d: Any
+    _m: int
+
+    @property
+    def game(self) -> Game:
+        """The rules this match is played under."""
+        return self._g  # type: ignore[no-any-return]
+
+    @property
+    def hand_over(self) -> bool:
+        """True on the state whose last action ended a deal (and when the match is over);
+        the next deal is already dealt in it unless the match is over."""
+        return bool(self._m & HAND_OVER)
+
+    @property
+    def match_over(self) -> bool:
+        """True once a side has won the match."""
+        return self._m & PHASE_MASK == OVER
+
+    @property
+    def scores(self) -> list[int]:
+        """The running match score per side."""
+        return list(self._d.scores)
+
+    @property
+    def games(self) -> list[int]:
+        """Per side, the level above ``scores``; zeros for games that have none."""
+        return [0] * self._g.sides
+
+    @property
+    def winner(self) -> int | None:
+        """The side that won the match, or None while it runs."""
+        if not self.match_over:
+            return None
+        return self._g.match_winner(self._d.scores)  # type: ignore[no-any-return]
+
+    @property
+    def dealer(self) -> int:
+        """The dealer of the deal in progress."""
+        return self._d.dealer  # type: ignore[no-any-return]

@@ -57,7 +57,18 @@ from typing import Any
 
 from mazo.core.cards import LATIN_40, SUITS, iter_bits
 from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
-from mazo.core.game import Game, GameInfo, Option, State, fresh, log_nodes, to_action_id
+from mazo.core.game import (
+    HAND_OVER,
+    OVER,
+    PHASE_MASK,
+    Game,
+    GameInfo,
+    MatchState,
+    Option,
+    fresh,
+    log_nodes,
+    to_action_id,
+)
 from mazo.core.rng import Rng, derive_seed, stream_seed
 
 __all__ = [
@@ -142,7 +153,7 @@ SIGNAL_GESTURES: dict[str, dict[str, str]] = {
     },
 }
 
-PLAY, EXCHANGE_PHASE, OVER = 0, 1, 2
+PLAY, EXCHANGE_PHASE = 0, 1  # OVER (2) comes from mazo.core.game
 _PHASE_NAMES = ("play", "exchange", "over")
 
 
@@ -400,7 +411,7 @@ class BriscolaGame(Game):
         return _start_deal(self, 1, dealer, active, scores, deal_seed, packs, False, None)
 
     def _check_setup(self, setup: dict[str, Any]) -> tuple[int, ...]:
-        return self.check_setup(setup, self.sides, lambda scores: _match_decided(self, scores))
+        return self.check_setup(setup, self.sides, self.match_winner)
 
     def _check_pack(self, pack: tuple[int, ...], active: tuple[int, ...]) -> None:
         want = self.pack_mask(active)
@@ -547,7 +558,7 @@ def _start_deal(
 
 _EV_DEAL, _EV_PLAY, _EV_TRICK, _EV_DRAW, _EV_SIGNAL, _EV_EXCHANGE = range(6)
 _EV_HAND_END, _EV_MATCH_END = 6, 7
-_PHASE_MASK, _HAND_OVER, _SIGNALS = 3, 4, 8
+_PHASE_MASK, _HAND_OVER, _SIGNALS = PHASE_MASK, HAND_OVER, 8
 
 # The log is a persistent linked list of nodes ``(previous node, kind, *payload)``.  Card
 # plays are not stored one by one: each trick node holds its cards, and the plays are
@@ -556,7 +567,7 @@ _ListEv = tuple[Any, ...] | None
 _Trick = tuple[int, tuple[int, ...], int, int]  # (leader, cards, winner, points)
 
 
-class BriscolaState(State):
+class BriscolaState(MatchState):
     """An immutable Briscola match position.
 
     Layout (ints on the hot path): ``_h`` packs every seat's hand (seat ``s`` owns bits
@@ -583,48 +594,9 @@ class BriscolaState(State):
     _ev: _ListEv
 
     @property
-    def game(self) -> BriscolaGame:
-        """The rules this match is played under."""
-        return self._g
-
-    # -- the contract ------------------------------------------------------------------
-
-    @property
-    def hand_over(self) -> bool:
-        """True on the state whose last action ended a deal (and when the match is over)."""
-        return bool(self._m & _HAND_OVER)
-
-    @property
-    def match_over(self) -> bool:
-        """True once a side has won the match."""
-        return self._m & _PHASE_MASK == OVER
-
-    @property
-    def scores(self) -> list[int]:
-        """Deal wins per side."""
-        return list(self._d.scores)
-
-    @property
-    def games(self) -> list[int]:
-        """Briscola has no level above deal wins: zeros, one per side."""
-        return [0] * self._g.sides
-
-    @property
-    def winner(self) -> int | None:
-        """The side that won the match, or None while it runs."""
-        if not self.match_over:
-            return None
-        return _match_decided(self._g, self._d.scores)
-
-    @property
     def deal_number(self) -> int:
         """1-based number of the deal in progress (drawn deals count)."""
         return self._d.number
-
-    @property
-    def dealer(self) -> int:
-        """The dealer of the deal in progress."""
-        return self._d.dealer
 
     @property
     def trump_card(self) -> str:
@@ -1051,7 +1023,7 @@ def _end_deal(state: BriscolaState) -> BriscolaState:
         "scores": list(scores),
     }
     ev = (state._ev, _EV_HAND_END, pts, detail)
-    winner = _match_decided(game, scores)
+    winner = game.match_winner(scores)
     if winner is not None:
         nd = d.copy()
         nd.scores = scores
@@ -1080,17 +1052,6 @@ def _end_deal(state: BriscolaState) -> BriscolaState:
             dealer = (dealer + 1) % game.players
     state._ev = ev
     return _start_deal(game, d.number + 1, dealer, active, scores, d.seed, d.packs, playoff, state)
-
-
-def _match_decided(game: BriscolaGame, scores: tuple[int, ...]) -> int | None:
-    """The winning side if these deal wins end the match.
-
-    A play-off deal breaks a tie at the top, so the same test serves it too.
-    """
-    top = max(scores)
-    if top >= game.target and scores.count(top) == 1:
-        return scores.index(top)
-    return None
 
 
 def _signal_true(meaning: int, hand: int, trump: int) -> bool:

@@ -49,7 +49,18 @@ from typing import Any
 
 from mazo.core.cards import LATIN_40, iter_bits
 from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
-from mazo.core.game import Game, GameInfo, Option, State, fresh, log_nodes, to_action_id
+from mazo.core.game import (
+    HAND_OVER,
+    OVER,
+    PHASE_MASK,
+    Game,
+    GameInfo,
+    MatchState,
+    Option,
+    fresh,
+    log_nodes,
+    to_action_id,
+)
 from mazo.core.rng import Rng, derive_seed, stream_seed
 
 __all__ = ["OPTIONS", "EscobaGame", "EscobaState", "capture_value"]
@@ -70,8 +81,8 @@ _PRIME_CLASSES = ("7", "6", "1", "5", "4", "3", "2", "F")
 _PRIME_CLASS_MASKS = tuple(_FIGURES if r == "F" else _RANK_MASK[r] for r in _PRIME_CLASSES)
 _PRIMIERA_POINTS = {"7": 21, "6": 18, "1": 16, "5": 15, "4": 14, "3": 13, "2": 12, "F": 10}
 
-PLAY, OVER = 0, 2
-_PHASE_MASK, _HAND_OVER = 3, 4
+PLAY = 0
+_PHASE_MASK, _HAND_OVER = PHASE_MASK, HAND_OVER
 
 
 def capture_value(card: str) -> int:
@@ -341,7 +352,7 @@ class EscobaGame(Game):
         return _start_hand(self, 1, dealer, scores, derive_seed(seed, "deals"), packs, None)
 
     def _check_setup(self, setup: dict[str, Any]) -> tuple[int, ...]:
-        return self.check_setup(setup, self.sides, lambda scores: _match_decided(self, scores))
+        return self.check_setup(setup, self.sides, self.match_winner)
 
     def _check_pack(self, pack: tuple[int, ...]) -> None:
         if len(pack) != NUM_CARDS:
@@ -355,13 +366,6 @@ class EscobaGame(Game):
     def determinize(self, observation: Mapping[str, Any], rng: Rng) -> EscobaState:
         """A full state consistent with ``observation``; unseen cards dealt at random."""
         return _determinize(self, observation, rng)
-
-
-def _match_decided(game: EscobaGame, scores: tuple[int, ...]) -> int | None:
-    top = max(scores)
-    if top >= game.target and scores.count(top) == 1:
-        return scores.index(top)
-    return None
 
 
 def _deal_targets(game: EscobaGame, dealer: int) -> list[int]:
@@ -435,7 +439,7 @@ def _start_hand(
         ev = (ev, "opening", taker, tmask, count)
     state = _new_state(EscobaState)
     state._g = game
-    state._hd = hand
+    state._d = hand
     state._h = hands
     state._table = table
     state._sp = sp
@@ -443,7 +447,7 @@ def _start_hand(
     state._esc = tuple(escobas)
     state._marks = markers
     state._last = last
-    state._to_act = (dealer + 1) % n
+    state.to_act = (dealer + 1) % n
     state._m = PLAY | (_HAND_OVER if prev is not None else 0)
     state._round = 0
     state._ev = ev
@@ -454,7 +458,7 @@ def _start_hand(
 _new_state = object.__new__
 
 
-class EscobaState(State):
+class EscobaState(MatchState):
     """An immutable Escoba match position.
 
     ``_h`` packs every seat's hand (seat ``s`` owns bits ``40s..40s+39``) and ``_piles``
@@ -463,11 +467,11 @@ class EscobaState(State):
     """
 
     __slots__ = (
+        "_d",
         "_esc",
         "_ev",
         "_g",
         "_h",
-        "_hd",
         "_last",
         "_legal",
         "_m",
@@ -476,11 +480,11 @@ class EscobaState(State):
         "_round",
         "_sp",
         "_table",
-        "_to_act",
+        "to_act",
     )
 
     _g: EscobaGame
-    _hd: _Hand
+    _d: _Hand
     _h: int
     _table: tuple[int, ...]
     _sp: int
@@ -488,58 +492,17 @@ class EscobaState(State):
     _esc: tuple[int, ...]
     _marks: tuple[tuple[int, int | None, int], ...]  # (seat, marker card or None, cards taken)
     _last: int | None
-    _to_act: int | None
+    to_act: int | None
+    """The seat the game waits for, or None when the match is over."""
     _m: int
     _round: int  # 0 for the opening deal, then 1, 2, ... for redeals
     _ev: Any
     _legal: list[int] | None
 
     @property
-    def game(self) -> EscobaGame:
-        """The rules this match is played under."""
-        return self._g
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat the game waits for, or None when the match is over."""
-        return self._to_act
-
-    @property
-    def hand_over(self) -> bool:
-        """True on the state whose last action ended a hand (and when the match is over)."""
-        return bool(self._m & _HAND_OVER)
-
-    @property
-    def match_over(self) -> bool:
-        """True once a side has won the match."""
-        return self._m & _PHASE_MASK == OVER
-
-    @property
-    def scores(self) -> list[int]:
-        """Match points per side."""
-        return list(self._hd.scores)
-
-    @property
-    def games(self) -> list[int]:
-        """Escoba has no level above points: zeros, one per side."""
-        return [0] * self._g.sides
-
-    @property
-    def winner(self) -> int | None:
-        """The side that won the match, or None while it runs."""
-        if not self.match_over:
-            return None
-        return _match_decided(self._g, self._hd.scores)
-
-    @property
-    def dealer(self) -> int:
-        """The dealer of the hand in progress."""
-        return self._hd.dealer
-
-    @property
     def hand_number(self) -> int:
         """1-based number of the hand in progress."""
-        return self._hd.number
+        return self._d.number
 
     # Omniscient views, for tests and tools; never hand them to a client or a bot.
 
@@ -553,7 +516,7 @@ class EscobaState(State):
 
     def stock(self) -> list[str]:
         """The undealt stock, next card first."""
-        return [_CODES[c] for c in self._hd.deck[self._sp :]]
+        return [_CODES[c] for c in self._d.deck[self._sp :]]
 
     def captured(self, side: int) -> list[str]:
         """The cards a side has captured this hand."""
@@ -563,7 +526,7 @@ class EscobaState(State):
 
     def legal_actions(self, seat: int | None = None) -> list[int]:
         """Sorted action ids for ``seat`` (default: the seat to act)."""
-        to_act = self._to_act
+        to_act = self.to_act
         if to_act is None or (seat is not None and seat != to_act):
             return []
         legal = self._legal
@@ -593,7 +556,7 @@ class EscobaState(State):
     def apply(self, action: int | str, seat: int | None = None) -> EscobaState:
         """A new state after ``action`` by ``seat`` (default ``to_act``); old one untouched."""
         a = action if type(action) is int else to_action_id(self._g, action)
-        to_act = self._to_act
+        to_act = self.to_act
         game = self._g
         if to_act is None:
             raise IllegalActionError(f"{self._name(a)}: the match is over; no action is allowed")
@@ -642,7 +605,7 @@ class EscobaState(State):
         hands = self._h & ~(1 << (_OFF[seat] + card))
         new = _new_state(EscobaState)
         new._g = game
-        new._hd = self._hd
+        new._d = self._d
         new._h = hands
         new._sp = self._sp
         new._round = self._round
@@ -670,7 +633,7 @@ class EscobaState(State):
         new._last = last
         new._ev = (self._ev, "play", seat, card, taken, escoba)
         if hands:
-            new._to_act = (seat + 1) % n
+            new.to_act = (seat + 1) % n
             return new
         if new._sp < NUM_CARDS:
             return _redeal(new)
@@ -718,12 +681,12 @@ class EscobaState(State):
     def __repr__(self) -> str:
         hands = " | ".join(" ".join(self.hand(s)) for s in range(self._g.players))
         return (
-            f"<EscobaState hand {self._hd.number} to_act {self._to_act} "
+            f"<EscobaState hand {self._d.number} to_act {self.to_act} "
             f"table [{' '.join(self.table())}] hands [{hands}] scores {self.scores}>"
         )
 
     def _key(self) -> tuple[Any, ...]:
-        hd = self._hd
+        hd = self._d
         return (
             hd.number,
             hd.dealer,
@@ -735,7 +698,7 @@ class EscobaState(State):
             self._esc,
             self._marks,
             self._last,
-            self._to_act,
+            self.to_act,
             self._m,
             self._round,
         )
@@ -752,7 +715,7 @@ class EscobaState(State):
 def _redeal(state: EscobaState) -> EscobaState:
     """Everyone's hand is empty and the stock is not: three more cards each, none to the table."""
     game = state._g
-    hd = state._hd
+    hd = state._d
     sp = state._sp
     hands = state._h
     targets = _deal_targets(game, hd.dealer)
@@ -761,7 +724,7 @@ def _redeal(state: EscobaState) -> EscobaState:
     state._h = hands
     state._sp = sp + len(targets)
     state._round += 1
-    state._to_act = (hd.dealer + 1) % game.players
+    state.to_act = (hd.dealer + 1) % game.players
     state._ev = (state._ev, "redeal", state._round)
     return state
 
@@ -871,7 +834,7 @@ def _score_hand(
 def _end_hand(state: EscobaState) -> EscobaState:
     """Give the table to the last capturer, score, then end the match or deal again."""
     game = state._g
-    hd = state._hd
+    hd = state._d
     piles = state._piles
     ev = state._ev
     unawarded = 0
@@ -893,15 +856,15 @@ def _end_hand(state: EscobaState) -> EscobaState:
     ev = (ev, "hand_end", points, detail)
     state._piles = piles
     state._table = ()
-    winner = _match_decided(game, scores)
+    winner = game.match_winner(scores)
     if winner is not None:
         done = _Hand()
         for name in _Hand.__slots__:
             setattr(done, name, getattr(hd, name))
         done.scores = scores
-        state._hd = done
+        state._d = done
         state._m = OVER | _HAND_OVER
-        state._to_act = None
+        state.to_act = None
         state._ev = (ev, "match_end", winner, scores)
         return state
     state._ev = ev
@@ -952,7 +915,7 @@ def _observe(state: EscobaState, seat: int | None) -> JSON:
     n = game.players
     if seat is not None and (type(seat) is not int or not 0 <= seat < n):
         raise ValueError(f"seat must be 0..{n - 1} or None, not {seat!r}")
-    hd = state._hd
+    hd = state._d
     history: list[JSON] = []
     last_hand: JSON | None = None
     for node in reversed(log_nodes(state._ev)):
@@ -978,7 +941,7 @@ def _observe(state: EscobaState, seat: int | None) -> JSON:
         "seat": seat,
         "side": game.side_of[seat] if seat is not None else None,
         "hand": DECK.codes(state._h >> _OFF[seat] & _FULL) if seat is not None else [],
-        "to_act": state._to_act,
+        "to_act": state.to_act,
         "legal_actions": [game.action_to_string(a) for a in legal],
         "phase": "over" if state.match_over else "play",
         "scores": state.scores,
@@ -1048,7 +1011,7 @@ def _determinize(game: EscobaGame, obs: Mapping[str, Any], rng: Rng) -> EscobaSt
             packed |= hands[s] << _OFF[s]
         state = _new_state(EscobaState)
         state._g = game
-        state._hd = hd
+        state._d = hd
         state._h = packed
         state._table = table
         state._sp = NUM_CARDS - len(unseen)
@@ -1063,7 +1026,7 @@ def _determinize(game: EscobaGame, obs: Mapping[str, Any], rng: Rng) -> EscobaSt
             for m in obs["escoba_markers"]
         )
         state._last = obs["last_capturer"]
-        state._to_act = obs["to_act"]
+        state.to_act = obs["to_act"]
         state._m = (OVER if obs["match_over"] else PLAY) | (_HAND_OVER if obs["hand_over"] else 0)
         state._round = obs["round"]
         ev: Any = None
