@@ -369,3 +369,15 @@ def test_describe_options_lists_every_option() -> None:
     assert set(described) == set(game.options)
     assert described["open_variant"]["default"] == "none"
     assert "scoperta" in described["open_variant"]["allowed"]
+
+
+@pytest.mark.parametrize("game_name", mazo.list_games())
+def test_bad_setup_and_bad_seat_are_mazo_errors(game_name: str) -> None:
+    game = mazo.load_game(game_name)
+    for setup in ([1, 2], "scores", 3):
+        with pytest.raises(mazo.RulesError, match="setup must be a mapping"):
+            game.new_match(seed=1, setup=setup)  # type: ignore[arg-type]
+    state = game.new_match(seed=1)
+    for seat in (-1, game.players, "0", 1.0):
+        with pytest.raises(mazo.RulesError, match="seat must be"):
+            state.observation(seat)  # type: ignore[arg-type]

@@ -153,6 +153,10 @@ class Game:
             seed = derive_seed(0, "pack", *packs[0]) if packs else secrets.randbits(64)
         if dealer is not None and (type(dealer) is not int or not 0 <= dealer < self.players):
             raise RulesError(f"dealer must be a seat 0..{self.players - 1}, not {dealer!r}")
+        if setup is not None and not isinstance(setup, Mapping):
+            raise RulesError(
+                f"setup must be a mapping such as {{'scores': [...]}}, not {type(setup).__name__}"
+            )
         return self._new_match(seed, tuple(packs), dealer, dict(setup or {}))
 
     def _parse_pack(self, pack: Sequence[str | int]) -> tuple[int, ...]:

@@ -914,7 +914,7 @@ def _observe(state: EscobaState, seat: int | None) -> JSON:
     game = state._g
     n = game.players
     if seat is not None and (type(seat) is not int or not 0 <= seat < n):
-        raise ValueError(f"seat must be 0..{n - 1} or None, not {seat!r}")
+        raise RulesError(f"seat must be 0..{n - 1} or None, not {seat!r}")
     hd = state._d
     history: list[JSON] = []
     last_hand: JSON | None = None
