@@ -18,6 +18,7 @@ from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
 from mazo.core.rng import Rng, derive_seed
 
 __all__ = [
+    "FIRST_DEALER",
     "HAND_OVER",
     "OVER",
     "PHASE_MASK",
@@ -86,6 +87,21 @@ def check_options(game: str, specs: Sequence[Option], given: Mapping[str, Any]) 
     }
 
 
+def _is_seat_or_none(value: Any) -> bool:
+    return value is None or (type(value) is int and 0 <= value < 12)
+
+
+FIRST_DEALER = Option(
+    "first_dealer",
+    None,
+    None,
+    "the first dealer's seat; default: drawn from the match seed",
+    check=_is_seat_or_none,
+    describe="None or a seat number",
+)
+"""An option every game offers; :meth:`Game.first_dealer` resolves it."""
+
+
 @dataclass(frozen=True)
 class GameInfo:
     """Facts about a configured game that a bot, a UI or an RL wrapper needs."""
@@ -112,6 +128,7 @@ class Game:
     options: dict[str, Any]
     info: GameInfo
     sides: int
+    side_of: tuple[int, ...]
     target: int
 
     def __init__(self, players: int | None = None, **options: Any) -> None:
@@ -122,6 +139,31 @@ class Game:
             raise RulesError(f"{self.name} is played by {allowed} players, not {players!r}")
         self.players = players
         self.options = check_options(self.name, self.option_specs, options)
+        chosen = self.options.get("first_dealer")
+        if chosen is not None and chosen >= players:
+            raise RulesError(f"first_dealer must be a seat 0..{players - 1}, not {chosen}")
+
+    def _describe(self, num_actions: int, deck: DeckSpec, teams: bool) -> GameInfo:
+        """Fill in ``info`` once a game has worked out its sides."""
+        self.info = GameInfo(
+            name=self.name,
+            players=self.players,
+            sides=self.sides,
+            teams=teams,
+            num_actions=num_actions,
+            deck=deck,
+            side_of=self.side_of,
+        )
+        return self.info
+
+    def first_dealer(self, seed: int, dealer: int | None) -> int:
+        """The first dealer: as asked, else the ``first_dealer`` option, else drawn from
+        the match seed."""
+        if dealer is None:
+            dealer = self.options.get("first_dealer")
+        if dealer is None:
+            dealer = Rng(derive_seed(seed, "first dealer")).randbelow(self.players)
+        return dealer
 
     def new_match(
         self,
@@ -189,12 +231,11 @@ class Game:
             return list(scores).index(top)
         return None
 
-    def check_setup(
-        self, setup: Mapping[str, Any], sides: int, decided: Callable[[tuple[int, ...]], Any]
-    ) -> tuple[int, ...]:
+    def check_setup(self, setup: Mapping[str, Any]) -> tuple[int, ...]:
         """Validate a ``setup`` of per-side ``scores`` (and zero ``games``) for a game
-        with no level above its scores; ``decided(scores)`` says whether they already
-        end the match.  Returns the scores."""
+        with no level above its scores and a match won by :meth:`match_winner`.
+        Returns the scores."""
+        sides = self.sides
         unknown = sorted(set(setup) - {"scores", "games"})
         if unknown:
             raise RulesError(
@@ -215,7 +256,7 @@ class Game:
             raise RulesError(
                 f"{self.name} has no level above its scores: setup games must be zeros"
             )
-        if decided(tuple(scores)) is not None:
+        if self.match_winner(tuple(scores)) is not None:
             raise RulesError(f"setup scores {list(scores)} already decide the match")
         return tuple(scores)
 

@@ -58,11 +58,11 @@ from typing import Any
 from mazo.core.cards import LATIN_40, SUITS, iter_bits
 from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
 from mazo.core.game import (
+    FIRST_DEALER,
     HAND_OVER,
     OVER,
     PHASE_MASK,
     Game,
-    GameInfo,
     MatchState,
     Option,
     fresh,
@@ -157,10 +157,6 @@ PLAY, EXCHANGE_PHASE = 0, 1  # OVER (2) comes from mazo.core.game
 _PHASE_NAMES = ("play", "exchange", "over")
 
 
-def _is_seat_or_none(value: Any) -> bool:
-    return value is None or (type(value) is int and 0 <= value < 6)
-
-
 OPTIONS: tuple[Option, ...] = (
     Option("deal_packet_size", 3, (3, 1), "deal three cards at once, or one at a time"),
     Option(
@@ -223,14 +219,7 @@ OPTIONS: tuple[Option, ...] = (
         "partners see each other's hands before trick 1 (4 and 6 players)",
     ),
     Option("french_face_labels", "north", ("north", "south"), "label of J/Q on French cards"),
-    Option(
-        "first_dealer",
-        None,
-        None,
-        "the first dealer's seat; default: drawn from the match seed",
-        check=_is_seat_or_none,
-        describe="None or a seat number",
-    ),
+    FIRST_DEALER,
 )
 
 
@@ -310,8 +299,6 @@ class BriscolaGame(Game):
             raise RulesError(
                 "partners_show_hands_before_first_trick needs partners: 4 or 6 players only"
             )
-        if opts["first_dealer"] is not None and opts["first_dealer"] >= n:
-            raise RulesError(f"first_dealer must be a seat 0..{n - 1}")
         self.teams = n in (4, 6)
         self.sides = 2 if n != 3 else 3
         self.side_of: tuple[int, ...] = tuple(s % 2 if self.teams else s for s in range(n))
@@ -336,15 +323,7 @@ class BriscolaGame(Game):
         self.full_pack = DECK.full_mask & ~removed
         self._layouts: dict[tuple[int, tuple[int, ...]], _Layout] = {}
         self._pack_lists: dict[int, list[int]] = {}
-        self.info = GameInfo(
-            name=self.name,
-            players=n,
-            sides=self.sides,
-            teams=self.teams,
-            num_actions=NUM_ACTIONS,
-            deck=DECK,
-            side_of=self.side_of,
-        )
+        self._describe(NUM_ACTIONS, DECK, self.teams)
 
     # -- notation ----------------------------------------------------------------
 
@@ -397,11 +376,8 @@ class BriscolaGame(Game):
         setup: dict[str, Any],
     ) -> BriscolaState:
         n = self.players
-        scores = self._check_setup(setup)
-        if dealer is None:
-            dealer = self.options["first_dealer"]
-        if dealer is None:
-            dealer = Rng(derive_seed(seed, "first dealer")).randbelow(n)
+        scores = self.check_setup(setup)
+        dealer = self.first_dealer(seed, dealer)
         active = tuple(range(n))
         if packs:
             self._check_pack(packs[0], active)
@@ -409,9 +385,6 @@ class BriscolaGame(Game):
         # seed's deals never depend on how far an earlier deal went.
         deal_seed = derive_seed(seed, "deals")
         return _start_deal(self, 1, dealer, active, scores, deal_seed, packs, False, None)
-
-    def _check_setup(self, setup: dict[str, Any]) -> tuple[int, ...]:
-        return self.check_setup(setup, self.sides, self.match_winner)
 
     def _check_pack(self, pack: tuple[int, ...], active: tuple[int, ...]) -> None:
         want = self.pack_mask(active)

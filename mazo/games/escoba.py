@@ -50,11 +50,11 @@ from typing import Any
 from mazo.core.cards import LATIN_40, iter_bits
 from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
 from mazo.core.game import (
+    FIRST_DEALER,
     HAND_OVER,
     OVER,
     PHASE_MASK,
     Game,
-    GameInfo,
     MatchState,
     Option,
     fresh,
@@ -96,10 +96,6 @@ def capture_value(card: str) -> int:
 
 def _positive_int(value: Any) -> bool:
     return type(value) is int and value >= 1
-
-
-def _is_seat_or_none(value: Any) -> bool:
-    return value is None or (type(value) is int and 0 <= value < 4)
 
 
 OPTIONS: tuple[Option, ...] = (
@@ -156,14 +152,7 @@ OPTIONS: tuple[Option, ...] = (
         (False, True),
         "the cards point is worth 2 with more than 30 cards while every other side has < 10",
     ),
-    Option(
-        "first_dealer",
-        None,
-        None,
-        "the first dealer's seat; default: drawn from the match seed",
-        check=_is_seat_or_none,
-        describe="None or a seat number",
-    ),
+    FIRST_DEALER,
 )
 
 
@@ -272,21 +261,11 @@ class EscobaGame(Game):
         super().__init__(players, **options)
         n = self.players
         opts = self.options
-        if opts["first_dealer"] is not None and opts["first_dealer"] >= n:
-            raise RulesError(f"first_dealer must be a seat 0..{n - 1}")
         self.teams = n == 4 and opts["four_player_mode"] == "partnership"
         self.sides = 2 if self.teams else n
         self.side_of: tuple[int, ...] = tuple(s % 2 if self.teams else s for s in range(n))
         self.target: int = opts["target_score"]
-        self.info = GameInfo(
-            name=self.name,
-            players=n,
-            sides=self.sides,
-            teams=self.teams,
-            num_actions=NUM_ACTIONS,
-            deck=DECK,
-            side_of=self.side_of,
-        )
+        self._describe(NUM_ACTIONS, DECK, self.teams)
 
     # -- notation ----------------------------------------------------------------
 
@@ -342,17 +321,11 @@ class EscobaGame(Game):
         setup: dict[str, Any],
     ) -> EscobaState:
         _capture_table()
-        scores = self._check_setup(setup)
-        if dealer is None:
-            dealer = self.options["first_dealer"]
-        if dealer is None:
-            dealer = Rng(derive_seed(seed, "first dealer")).randbelow(self.players)
+        scores = self.check_setup(setup)
+        dealer = self.first_dealer(seed, dealer)
         if packs:
             self._check_pack(packs[0])
         return _start_hand(self, 1, dealer, scores, derive_seed(seed, "deals"), packs, None)
-
-    def _check_setup(self, setup: dict[str, Any]) -> tuple[int, ...]:
-        return self.check_setup(setup, self.sides, self.match_winner)
 
     def _check_pack(self, pack: tuple[int, ...]) -> None:
         if len(pack) != NUM_CARDS:
