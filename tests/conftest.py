@@ -8,8 +8,13 @@ expected value never comes from the engine itself.
 
 from __future__ import annotations
 
+import io
+import re
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
+
+import pytest
 
 from mazo.core.rng import Rng
 
@@ -268,3 +273,32 @@ def play_lowest_until(state: Any, stop: Callable[[Any], bool]) -> Any:
 
 def events_of(state: Any, kind: str) -> list[dict[str, Any]]:
     return [e for e in state.events if e["type"] == kind]
+
+
+# -- the command line, in-process --------------------------------------------------------
+
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+@pytest.fixture
+def plain_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No forced colour from the environment: CLI tests read plain text."""
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("TERM", "dumb")
+
+
+def run_cli(
+    argv: list[str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    stdin: str = "",
+) -> tuple[int, str, str]:
+    """``mazo ARGV`` in-process with ``stdin``; (exit code, stdout, stderr)."""
+    from mazo.cli.main import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(argv)
+    captured = capsys.readouterr()
+    return code, ANSI.sub("", captured.out), ANSI.sub("", captured.err)

@@ -7,7 +7,6 @@ transcript is reproducible.
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import subprocess
@@ -16,37 +15,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import run_cli
 
 import mazo
-from mazo.cli.main import main
 from mazo.record import load_record
 from mazo.render import suit_name
 
 PROMPT = "Your move ["
-ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 CARD = re.compile(r"\b([1-7JQK][OCEB])\b")
 
 
-@pytest.fixture(autouse=True)
-def _plain_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No forced colour from the environment: the tests read plain text."""
-    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("NO_COLOR", "1")
-    monkeypatch.setenv("TERM", "dumb")
-
-
-def run_cli(
-    argv: list[str],
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-    stdin: str = "",
-) -> tuple[int, str, str]:
-    """``mazo ARGV`` in-process with ``stdin``; (exit code, stdout, stderr)."""
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    code = main(argv)
-    captured = capsys.readouterr()
-    return code, ANSI.sub("", captured.out), ANSI.sub("", captured.err)
+pytestmark = pytest.mark.usefixtures("plain_terminal")
 
 
 def play_args(tmp_path: Path, *extra: str, seed: int = 7, players: int = 2) -> list[str]:

@@ -1,55 +1,32 @@
 """``mazo play escoba`` and ``mazo replay`` on Escoba records, in-process with a fake stdin.
 
-Escoba is not in ``mazo.games.GAMES`` yet; the fixture registers it for each test (and
-keeps working once it is registered for real).  Positions at the first prompt are found
+Positions at the first prompt are found
 from the engine directly: with ``--seed S`` the CLI plays ``game.new_match(seed=S)``, so
 when seat 0 acts first its first observation is ``new_match(seed=S).observation(0)``.
 """
 
 from __future__ import annotations
 
-import io
 import re
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import run_cli
 
 import mazo
 import mazo.games
-from mazo.cli.main import main
 from mazo.games.escoba import EscobaGame
 from mazo.record import load_record
 
 PROMPT = "Your move ["
-ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 CARD = re.compile(r"\b([1-7JQK][OCEB])\b")
 ALWAYS_FIRST = "1\n" * 2000
 VALUES = {"1": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "J": 8, "Q": 9, "K": 10}
 
 
-@pytest.fixture(autouse=True)
-def escoba_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(mazo.games.GAMES, "escoba", EscobaGame)
-    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("NO_COLOR", "1")
-    monkeypatch.setenv("TERM", "dumb")
-
-
-def run_cli(
-    argv: list[str],
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-    stdin: str = "",
-) -> tuple[int, str, str]:
-    """``mazo ARGV`` in-process with ``stdin``; (exit code, stdout, stderr)."""
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    code = main(argv)
-    captured = capsys.readouterr()
-    return code, ANSI.sub("", captured.out), ANSI.sub("", captured.err)
+pytestmark = pytest.mark.usefixtures("plain_terminal")
 
 
 def play_args(tmp_path: Path, *extra: str, seed: int = 3, players: int = 2) -> list[str]:

@@ -1,8 +1,7 @@
 """The heuristic Escoba bot: legal choices from observations, reproducibility, the rules of
 thumb of its docstring in built positions, and a clear win over the random bot.
 
-Escoba is not in ``mazo.games.GAMES`` yet; the fixture registers it for each test (and
-keeps working once it is registered for real).  Positions are built with
+Positions are built with
 ``EscobaGame(...).new_match(deck=..., dealer=...)`` and the deal formula of
 ``rules/escoba.md`` §5.1: card ``k < 3n`` goes to seat ``(dealer + 1 + k) mod n``, then
 four cards to the table.
@@ -27,11 +26,6 @@ from mazo.sim import run
 SUITS = "OCEB"
 RANKS = ("1", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
 ALL_40 = [r + s for s in SUITS for r in RANKS]
-
-
-@pytest.fixture(autouse=True)
-def escoba_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(mazo.games.GAMES, "escoba", EscobaGame)
 
 
 def deck_for(
