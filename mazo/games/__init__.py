@@ -7,12 +7,14 @@ from typing import Any
 from mazo.core.errors import RulesError
 from mazo.core.game import Game
 from mazo.games.briscola import BriscolaGame
+from mazo.games.envite import EnviteGame
 from mazo.games.escoba import EscobaGame
 
 __all__ = ["GAMES", "list_games", "load_game"]
 
 GAMES: dict[str, type[Game]] = {
     "briscola": BriscolaGame,
+    "envite": EnviteGame,
     "escoba": EscobaGame,
 }
 
@@ -21,7 +23,7 @@ def list_games() -> list[str]:
     """The names of the games this version of mazo plays, sorted.
 
     >>> list_games()
-    ['briscola', 'escoba']
+    ['briscola', 'envite', 'escoba']
     """
     return sorted(GAMES)
 

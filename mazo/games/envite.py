@@ -1,28 +1,112 @@
-"""Envite Canario: the card layer (trumps, card order, follow-suit, trick winner).
+"""Envite Canario for 4, 6, 8, 10 and 12 players, as specified in ``rules/envite-canario.md``.
 
-Status: first slice of issue 4.  This module holds the parts of ``rules/envite-canario.md``
-that everything else stands on, as pure functions over card ids and masks: sections 3
-(trumps and card order) and 7-8 (card play legality and trick resolution).  The deal and
-betting state machine (envío, tumbo, chicos) is not written yet, so the game is not in
-the registry.
+Rules profile (rules version 1)
+-------------------------------
+* 40-card Latin pack.  Two teams seated alternately: team 0 the even seats, team 1 the odd.
+* Deal (§5): three cards each, packet by packet from the seat after the dealer (pack index
+  ``3k..3k+2`` to seat ``dealer+1+k``); the next card is the face-up **vira**, whose suit is
+  trumps.  The rest of the pack is not used.  The deal passes to the next seat.
+* Trumps (§3): the vira suit plus the fixed trumps of the player count, in the hierarchy of
+  :func:`hierarchy`; plain suits rank K Q J 1 7 6 5 4 3 2.
+* Card play (§7-§8): follow a plain suit led with a plain card of it; answer a trump led
+  with a trump, except a hand whose only trump is the top trump; never a duty to beat or to
+  trump.  The best trump wins a trick, else the best card of the suit led.  A team with
+  two tricks wins the deal at once.
+* Betting (§9): the envío ladder 2 -> 4 -> 7 -> 9 -> chico.  Any seat of an eligible team
+  may propose (``envio``), on its turn or not; the other team answers ``accept``, ``fold``
+  (the proposers score the level below) or ``raise`` (to the next level, which accepts the
+  current one).  After an acceptance only the accepting team may raise again.
+* Tumbo (§10): a team at 11 stones may not bet; with exactly one team at 11 that team
+  chooses ``tumbo_play`` (the deal is worth 3) or ``tumbo_decline`` (opponents +1); with
+  both at 11 the deal is played, worth 3.
+* Stones (§11): a total above 11 loses one stone, so exactly 12 stays at 11 (tumbo) and 13
+  or more wins a **chico**; a chico resets both teams' stones.  The first team to
+  ``chicos_to_win`` chicos wins the match.  ``scores`` are stones, ``games`` are chicos.
+* Options (§13), all validated: see :data:`OPTIONS` and ``docs/envite.md``.
 
-Cards are ids of the Latin 40-card pack (:data:`mazo.core.cards.LATIN_40`), sets of
-cards are int masks.  ``n`` is the player count (4, 6, 8, 10 or 12) and ``vira`` the
-suit index of the turned card (0..3 for ``O C E B``).
+Action layout (``num_actions = 64``)
+------------------------------------
+====== ==========================================================================
+id     action
+====== ==========================================================================
+0-39   play that card (card id in the Latin 40-card pack: suit-major O C E B,
+       ranks 1..7 J Q K; ``7O`` is 6)
+40     ``envio``: propose the next level of the ladder (any eligible seat, any time)
+41     ``accept``  42 ``fold``  43 ``raise``: answers of the team a proposal is made to
+44     ``tumbo_play``  45 ``tumbo_decline``: the decision of the team at tumbo
+46-58  ``signal <kind>``: team signs (§14.2; never validated, option ``signals``)
+59-63  ``consult <intent>``: team consultation on bets (propose, accept, fold, raise,
+       play_on); never card contents
+====== ==========================================================================
 
->>> [LATIN_40.format(c) for c in hierarchy(6, LATIN_40.parse("4O") // 10)][:5]
-['3B', 'QB', 'JO', '2O', 'KO']
+Who acts (``to_act``) and out-of-turn calls
+-------------------------------------------
+``to_act`` is the seat the game waits for: the seat to play a card; while a proposal is
+pending, the first seat of the answering team after the proposer (its captain with
+``bet_responder="captain"``); at a tumbo decision, the first seat of the tumbo team from
+the eldest (its captain with ``tumbo_decider="captain"``).  Every other seat that may act
+now finds its actions in ``legal_actions(seat)`` and acts with ``apply(action, seat=k)``:
+``envio`` out of turn, any team member's answer (the first answer binds the team), signs
+and consultation.
+
+Decisions where the rules file leaves room (see also docs/envite.md)
+--------------------------------------------------------------------
+* The captains (``mandadores``) are seats 0 and 1 (the first seat of each team); they
+  only matter for the ``captain`` options and ``tumbo_show_captain``.
+* A message (sign or consultation) may be sent by a seat once per kind between two game
+  actions: it keeps a front end's channel open without letting a client flood the log.
+  Messages never change whose turn it is.
+* ``tumbo_show_captain``: at the deal start, each team at tumbo shows its members' three
+  cards to its captain; the captain's observation keeps them for the deal (perfect recall).
+* ``renuncio_mode="penalize"``: the offending actions are in ``legal_actions`` (a club
+  practising table rules may make them); the observation lists them under ``offences``.
+  A card that breaks §7 ends the deal at once (the card is not placed); so does an
+  ``envio`` during a tumbo deal.  The offended team receives ``renuncio_penalty`` through
+  the counting of §11.1.  Other impossible actions are refused in both modes.
+* ``hand_over`` is true on the state whose action ended a deal; the next deal is already
+  dealt in it unless the match is over.  Trick events carry ``points`` 0 (Envite cards
+  carry no points; tricks count).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
+from typing import Any
 
 from mazo.core.cards import LATIN_40, Card, iter_bits
+from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
+from mazo.core.game import (
+    FIRST_DEALER,
+    HAND_OVER,
+    OVER,
+    PHASE_MASK,
+    Game,
+    MatchState,
+    Option,
+    fresh,
+    log_nodes,
+    to_action_id,
+)
+from mazo.core.rng import Rng, derive_seed, stream_seed
 
 __all__ = [
+    "ACCEPT",
+    "BET_NAMES",
+    "BET_VALUES",
+    "CONSULT_INTENTS",
+    "ENVIO",
     "FIXED_TRUMPS",
+    "FOLD",
+    "OPTIONS",
     "PLAYER_COUNTS",
+    "RAISE",
+    "SIGNAL_KINDS",
+    "TUMBO_DECLINE",
+    "TUMBO_PLAY",
+    "EnviteGame",
+    "EnviteState",
+    "award",
     "cards_of",
     "hierarchy",
     "legal_cards",
@@ -31,6 +115,8 @@ __all__ = [
     "trick_winner",
     "trump_mask",
 ]
+
+JSON = dict[str, Any]
 
 DECK = LATIN_40
 PLAYER_COUNTS = (4, 6, 8, 10, 12)
@@ -164,3 +250,1332 @@ def trick_winner(trick: tuple[Card, ...], n: int, vira: int) -> int:
 def cards_of(mask: int) -> list[str]:
     """Card codes of a mask, for messages and tests."""
     return [DECK.format(c) for c in iter_bits(mask)]
+
+
+# == the game ================================================================================
+
+NUM_CARDS = 40
+_FULL = (1 << NUM_CARDS) - 1
+_CODES: tuple[str, ...] = tuple(DECK.format(c) for c in range(NUM_CARDS))
+
+ENVIO, ACCEPT, FOLD, RAISE, TUMBO_PLAY, TUMBO_DECLINE = 40, 41, 42, 43, 44, 45
+_CALLS = ("envio", "accept", "fold", "raise", "tumbo_play", "tumbo_decline")
+SIGNAL_KINDS = (
+    "top_trump",
+    "mala",
+    "rey_of_vira",
+    "perica",
+    "caballo_de_bastos",
+    "tres_de_bastos",
+    "cinco_de_oros",
+    "dos_de_oros",
+    "as_de_oros",
+    "small_trumps",
+    "no_trump",
+    "three_trumps",
+    "want_envio",
+)
+"""§14.2's sign vocabulary (``no_trump`` is the *ciego*, ``three_trumps`` the *flus*)."""
+CONSULT_INTENTS = ("propose", "accept", "fold", "raise", "play_on")
+"""§14.2's consultation intents: what a member suggests to the team, never which cards."""
+SIGNAL_BASE = 46
+CONSULT_BASE = SIGNAL_BASE + len(SIGNAL_KINDS)
+NUM_ACTIONS = CONSULT_BASE + len(CONSULT_INTENTS)
+_NMSG = NUM_ACTIONS - SIGNAL_BASE  # message kinds, one bit each per seat in ``_said``
+_MSG_MASK = (1 << _NMSG) - 1
+_SIGNAL_IDS = tuple(range(SIGNAL_BASE, CONSULT_BASE))
+_CONSULT_IDS = tuple(range(CONSULT_BASE, NUM_ACTIONS))
+
+BET_NAMES = ("none", "envio", "siete", "nueve", "chico")
+"""§9.1: the ladder's levels 0-4."""
+BET_VALUES = (2, 4, 7, 9)
+"""§9.1 ``value(level)``: what a deal played out pays at levels 0-3 (level 4 wins the chico)."""
+TUMBO_VALUE = 3
+_CHICO = -1  # an award that wins the chico outright (a deal played out at level 4)
+
+# Phases in bits 0-1 of ``_m`` (OVER = 2 is shared with every game).
+PLAY, TUMBO, BET = 0, 1, 3
+_PHASE_NAMES = {PLAY: "play", TUMBO: "tumbo_decision", BET: "bet_pending", OVER: "over"}
+
+# Log node kinds: nodes are ``(previous node, kind, *payload)``.
+_K_DEAL, _K_TUMBO, _K_BET, _K_PLAY, _K_TRICK, _K_RENUNCIO, _K_MSG = range(7)
+_K_END, _K_CHICO, _K_MATCH = 7, 8, 9
+
+
+def _positive_int(value: Any) -> bool:
+    return type(value) is int and value >= 1
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "chicos_to_win",
+        2,
+        None,
+        "chicos that win the match (the seed also knows 4)",
+        check=_positive_int,
+        describe="a positive integer",
+    ),
+    FIRST_DEALER,
+    Option(
+        "renuncio_mode",
+        "prevent",
+        ("prevent", "penalize"),
+        "refuse a renuncio (failing to follow, envío at tumbo), or accept it and penalise it",
+    ),
+    Option(
+        "renuncio_penalty",
+        4,
+        None,
+        "stones the offended team receives for a renuncio (penalize mode)",
+        check=_positive_int,
+        describe="a positive integer",
+    ),
+    Option(
+        "raise_right",
+        "acceptor_only",
+        ("acceptor_only", "any_team"),
+        "after an acceptance, only the accepting team may raise again, or either team",
+    ),
+    Option(
+        "envio_timing",
+        "any_time",
+        ("any_time", "own_turn_only"),
+        "a seat may propose at any moment of play, or only when it is its turn to play",
+    ),
+    Option(
+        "bet_responder",
+        "any_member",
+        ("any_member", "captain"),
+        "who answers a proposal: any member of the team (first answer binds), or its captain",
+    ),
+    Option(
+        "tumbo_decider",
+        "any_member",
+        ("any_member", "captain"),
+        "who decides to play or decline at tumbo: any member of the team, or its captain",
+    ),
+    Option(
+        "follow_rule",
+        "all_suits",
+        ("all_suits", "trump_leads_only"),
+        "the duty to follow holds for every suit led, or only for trump leads (arrastre)",
+    ),
+    Option(
+        "capping",
+        "minus_one",
+        ("minus_one", "hard_cap_11"),
+        "above 11 a total loses one stone (12 stays 11, 13+ wins the chico), or stops at 11",
+    ),
+    Option(
+        "tumbo_show_captain",
+        False,
+        (False, True),
+        "a team at tumbo shows its members' cards to its captain",
+    ),
+    Option(
+        "signals",
+        "team",
+        ("off", "team", "team_leaky"),
+        "team signs: off, seen by teammates, or also caught by the opponents",
+    ),
+    Option(
+        "reveal_at_deal_end",
+        False,
+        (False, True),
+        "show every unplayed card when a deal ends",
+    ),
+)
+
+
+def award(stones: int, points: int, capping: str = "minus_one") -> int | None:
+    """§11.1: a team's stones after an award of ``points``, or None if it wins the chico.
+
+    >>> award(10, 2), award(8, 4), award(9, 4), award(11, 3), award(4, 7)
+    (11, 11, None, None, 11)
+    >>> award(10, 3, "hard_cap_11"), award(11, 1, "hard_cap_11")
+    (11, None)
+    """
+    if capping == "hard_cap_11":
+        if stones >= 11 and points > 0:
+            return None
+        return min(11, stones + points)
+    s = stones + points
+    if s > 11:
+        s -= 1
+    return None if s >= 12 else s
+
+
+class _Table:
+    """The card tables of one (player count, vira suit): what the hot path looks up."""
+
+    __slots__ = ("eff", "hierarchy", "keys", "plain", "top", "trumps")
+
+    eff: tuple[int, ...]  # effective suit per card, 4 = trump
+    keys: tuple[tuple[int, ...], ...]  # keys[led][card]: bid for the trick, 0 = cannot win
+    trumps: int
+    top: int  # bit of the top trump (the exempt card)
+    plain: tuple[int, ...]  # per suit: its non-trump cards
+    hierarchy: tuple[Card, ...]
+
+
+@cache
+def _table(n: int, vira: int) -> _Table:
+    eff, strength = _strength(n, vira)
+    t = _Table()
+    t.eff = eff
+    t.hierarchy = hierarchy(n, vira)
+    t.trumps = trump_mask(n, vira)
+    t.top = 1 << top_trump(n, vira)
+    t.plain = tuple(DECK.suit_masks[s] & ~t.trumps for s in range(4))
+    t.keys = tuple(
+        tuple(
+            100 + strength[c] if eff[c] == 4 else strength[c] if eff[c] == led else 0
+            for c in range(NUM_CARDS)
+        )
+        for led in range(5)
+    )
+    return t
+
+
+class _Deal:
+    """What is fixed for one deal, shared by all its states."""
+
+    __slots__ = (
+        "dealer",
+        "deck",
+        "eff",
+        "games",
+        "keys",
+        "number",
+        "packs",
+        "plain",
+        "scores",
+        "seed",
+        "start",
+        "table",
+        "top",
+        "trumps",
+        "tumbo",
+        "vira",
+    )
+
+    number: int
+    dealer: int
+    deck: tuple[int, ...]
+    vira: int
+    scores: tuple[int, ...]  # stones per team before the deal
+    games: tuple[int, ...]  # chicos per team before the deal
+    tumbo: tuple[bool, bool]  # teams at 11 when the deal starts
+    seed: int
+    packs: tuple[tuple[int, ...], ...]  # fixed packs for later deals (replays)
+    start: int  # the hands as dealt, packed 40 bits per seat
+    table: _Table
+    # Copies of the table's lookups (one attribute hop less on the hot path).
+    eff: tuple[int, ...]
+    keys: tuple[tuple[int, ...], ...]
+    trumps: int
+    top: int
+    plain: tuple[int, ...]
+
+    def copy(self) -> _Deal:
+        out = _Deal()
+        for name in _Deal.__slots__:
+            setattr(out, name, getattr(self, name))
+        return out
+
+
+_NO_BET = (0, -1, 0, -1, -1)  # level, raise right, proposed level, proposing team, proposer
+
+
+class EnviteGame(Game):
+    """Envite Canario rules, configured by player count and options."""
+
+    name = "envite"
+    rules_version = 1
+    player_counts = PLAYER_COUNTS
+    default_players = 4
+    option_specs = OPTIONS
+
+    def __init__(self, players: int | None = None, **options: Any) -> None:
+        super().__init__(players, **options)
+        n = self.players
+        opts = self.options
+        self.sides = 2
+        self.side_of: tuple[int, ...] = tuple(s % 2 for s in range(n))
+        self.target: int = opts["chicos_to_win"]
+        self.teams: tuple[tuple[int, ...], tuple[int, ...]] = (
+            tuple(range(0, n, 2)),
+            tuple(range(1, n, 2)),
+        )
+        self.captains = (0, 1)
+        self.penalize = opts["renuncio_mode"] == "penalize"
+        self.plain_rule = opts["follow_rule"] == "all_suits"
+        msgs = _CONSULT_IDS if opts["signals"] == "off" else _SIGNAL_IDS + _CONSULT_IDS
+        self._msgs_play = msgs  # messages allowed in play and while a proposal is pending
+        self._msgs_tumbo = tuple(m for m in msgs if m < CONSULT_BASE)  # signs only
+        self._describe(NUM_ACTIONS, DECK, True)
+
+    # -- notation ----------------------------------------------------------------
+
+    def action_to_string(self, action: int) -> str:
+        """``7O`` for a card; ``envio``, ``accept``...; ``signal mala``; ``consult fold``."""
+        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
+            raise InvalidActionError(
+                f"{action!r} is not an Envite action id; ids run 0..{NUM_ACTIONS - 1}"
+            )
+        if action < NUM_CARDS:
+            return _CODES[action]
+        if action < SIGNAL_BASE:
+            return _CALLS[action - NUM_CARDS]
+        if action < CONSULT_BASE:
+            return "signal " + SIGNAL_KINDS[action - SIGNAL_BASE]
+        return "consult " + CONSULT_INTENTS[action - CONSULT_BASE]
+
+    def string_to_action(self, text: str) -> int:
+        """Parse a card (``7O``), a call, ``signal <kind>`` or ``consult <intent>``."""
+        if not isinstance(text, str):
+            raise InvalidActionError(f"{text!r} is not an action string")
+        words = text.strip().lower().replace("-", "_").split()
+        if len(words) == 1 and words[0] in _CALLS:
+            return NUM_CARDS + _CALLS.index(words[0])
+        if len(words) == 1 and words[0] == "envido":  # the Tenerife name (§15)
+            return ENVIO
+        if words and words[0] in ("signal", "consult"):
+            vocab = SIGNAL_KINDS if words[0] == "signal" else CONSULT_INTENTS
+            base = SIGNAL_BASE if words[0] == "signal" else CONSULT_BASE
+            if len(words) == 2 and words[1] in vocab:
+                return base + vocab.index(words[1])
+            raise InvalidActionError(
+                f"{text!r}: write '{words[0]} <{'kind' if base == SIGNAL_BASE else 'intent'}>' "
+                f"with one of: {', '.join(vocab)}"
+            )
+        try:
+            return DECK.parse(text)
+        except InvalidActionError as err:
+            raise InvalidActionError(
+                f"{err}; Envite calls are: {', '.join(_CALLS)}, "
+                "'signal <kind>' and 'consult <intent>'"
+            ) from None
+
+    # -- matches -------------------------------------------------------------------
+
+    def match_winner(self, scores: Any) -> int | None:
+        """Envite is won on chicos (``games``), never on stones; see EnviteState.winner."""
+        return None
+
+    def check_setup(self, setup: Mapping[str, Any]) -> tuple[int, ...]:
+        """``{"scores": stones per team (0-11), "games": chicos per team}``."""
+        unknown = sorted(set(setup) - {"scores", "games"})
+        if unknown:
+            raise RulesError(
+                f"envite setup has no key {', '.join(unknown)}; keys are: scores, games"
+            )
+        for key, top in (("scores", 11), ("games", self.target - 1)):
+            value = setup.get(key, [0, 0])
+            if (
+                not isinstance(value, list | tuple)
+                or len(value) != 2
+                or any(type(v) is not int or not 0 <= v <= top for v in value)
+            ):
+                what = "stones" if key == "scores" else "chicos"
+                raise RulesError(
+                    f"setup {key} must be two ints 0..{top} ({what} of teams 0 and 1), "
+                    f"not {value!r}"
+                )
+        return tuple(setup.get("scores", (0, 0)))
+
+    def _new_match(
+        self,
+        seed: int,
+        packs: tuple[tuple[int, ...], ...],
+        dealer: int | None,
+        setup: dict[str, Any],
+    ) -> EnviteState:
+        scores = self.check_setup(setup)
+        games = tuple(setup.get("games", (0, 0)))
+        dealer = self.first_dealer(seed, dealer)
+        if packs:
+            self._check_pack(packs[0])
+        return _start_deal(self, 1, dealer, scores, games, derive_seed(seed, "deals"), packs, None)
+
+    def _check_pack(self, pack: tuple[int, ...]) -> None:
+        if len(pack) != NUM_CARDS:
+            got = set(pack)
+            missing = [_CODES[c] for c in range(NUM_CARDS) if c not in got]
+            raise RulesError(
+                f"bad deck: Envite is dealt from all 40 cards; got {len(pack)}"
+                + (f", missing {' '.join(missing)}" if missing else "")
+            )
+
+    def determinize(self, observation: Mapping[str, Any], rng: Rng) -> EnviteState:
+        """A full state consistent with ``observation``; unseen cards dealt at random."""
+        return _determinize(self, observation, rng)
+
+    # -- helpers for front ends -------------------------------------------------------
+
+    def decider(self, team: int, eldest: int) -> int:
+        """The seat asked first for ``team``'s tumbo decision."""
+        if self.options["tumbo_decider"] == "captain":
+            return self.captains[team]
+        return eldest if eldest % 2 == team else (eldest + 1) % self.players
+
+    def responder(self, proposer: int) -> int:
+        """The seat asked first to answer ``proposer``'s proposal."""
+        if self.options["bet_responder"] == "captain":
+            return self.captains[1 - proposer % 2]
+        return (proposer + 1) % self.players
+
+
+_new_state = object.__new__
+
+
+def _start_deal(
+    game: EnviteGame,
+    number: int,
+    dealer: int,
+    scores: tuple[int, ...],
+    games: tuple[int, ...],
+    seed: int,
+    packs: tuple[tuple[int, ...], ...],
+    prev: Any,
+) -> EnviteState:
+    """§5: deal three cards each from the seat after the dealer, turn the vira."""
+    n = game.players
+    if packs:
+        pack = packs[0]
+        game._check_pack(pack)
+        packs = packs[1:]
+    else:
+        pack = tuple(Rng(stream_seed(seed, number)).shuffled(range(NUM_CARDS)))
+    hands = 0
+    for k in range(n):
+        off = (dealer + 1 + k) % n * 40
+        for c in pack[3 * k : 3 * k + 3]:
+            hands |= 1 << (off + c)
+    d = _Deal()
+    d.number = number
+    d.dealer = dealer
+    d.deck = pack
+    d.vira = pack[3 * n]
+    d.scores = tuple(scores)
+    d.games = tuple(games)
+    d.tumbo = (scores[0] == 11, scores[1] == 11)
+    d.seed = seed
+    d.packs = packs
+    d.start = hands
+    t = d.table = _table(n, d.vira // 10)
+    d.eff, d.keys, d.trumps, d.top = t.eff, t.keys, t.trumps, t.top
+    d.plain = t.plain if game.plain_rule else (0, 0, 0, 0)
+    eldest = (dealer + 1) % n
+    state = _new_state(EnviteState)
+    state._g = game
+    state._d = d
+    state._h = hands
+    state._trick = ()
+    state._lead = eldest
+    state._tw = 0
+    state._bet = _NO_BET
+    state._said = 0
+    state._legal = None
+    state._ev = (prev, _K_DEAL, d)
+    flag = HAND_OVER if prev is not None else 0
+    if d.tumbo[0] != d.tumbo[1]:
+        state._m = TUMBO | flag
+        state.to_act = game.decider(0 if d.tumbo[0] else 1, eldest)
+    else:
+        state._m = PLAY | flag
+        state.to_act = eldest
+    return state
+
+
+class EnviteState(MatchState):
+    """An immutable Envite match position.
+
+    ``_h`` packs every seat's hand (seat ``s`` owns bits ``40s..40s+39``); ``_trick`` the
+    cards of the trick in progress from its leader ``_lead``; ``_tw`` the tricks won (team 0
+    in bits 0-3, team 1 in bits 4-7); ``_bet`` the betting state ``(level, raise right,
+    proposed level, proposing team, proposer)``; ``_said`` the messages each seat sent
+    since the last game action; ``_ev`` a persistent list of log nodes.
+    """
+
+    __slots__ = (
+        "_bet",
+        "_d",
+        "_ev",
+        "_g",
+        "_h",
+        "_lead",
+        "_legal",
+        "_m",
+        "_said",
+        "_trick",
+        "_tw",
+        "to_act",
+    )
+
+    _g: EnviteGame
+    _d: _Deal
+    _h: int
+    _trick: tuple[int, ...]
+    _lead: int
+    _tw: int
+    _bet: tuple[int, int, int, int, int]
+    _said: int
+    to_act: int | None
+    """The seat the game waits for, or None when the match is over."""
+    _m: int
+    _ev: Any
+    _legal: list[int] | None
+
+    # -- public views ----------------------------------------------------------------
+
+    @property
+    def games(self) -> list[int]:
+        """Chicos per team."""
+        return list(self._d.games)
+
+    @property
+    def winner(self) -> int | None:
+        """The team that won the match, or None while it runs."""
+        if not self.match_over:
+            return None
+        games = self._d.games
+        return 0 if games[0] >= self._g.target else 1
+
+    @property
+    def deal_number(self) -> int:
+        """1-based number of the deal in progress."""
+        return self._d.number
+
+    @property
+    def vira(self) -> str:
+        """The face-up card whose suit is trumps this deal."""
+        return _CODES[self._d.vira]
+
+    @property
+    def phase(self) -> str:
+        """``play``, ``bet_pending``, ``tumbo_decision`` or ``over``."""
+        return _PHASE_NAMES[self._m & PHASE_MASK]
+
+    @property
+    def bet_level(self) -> int:
+        """The accepted level of the ladder (0 = no bet, 4 = chico)."""
+        return self._bet[0]
+
+    @property
+    def tricks_won(self) -> list[int]:
+        """Tricks won per team in this deal."""
+        return [self._tw & 15, self._tw >> 4]
+
+    @property
+    def to_play(self) -> int:
+        """The seat whose card is next (also while a proposal or a tumbo call waits)."""
+        return (self._lead + len(self._trick)) % self._g.players
+
+    # Omniscient views, for tests and tools; never hand them to a client or a bot.
+
+    def hand(self, seat: int) -> list[str]:
+        """The cards in a seat's hand."""
+        return DECK.codes(self._h >> seat * 40 & _FULL)
+
+    def stock(self) -> list[str]:
+        """The undealt cards under the vira (never used in the deal)."""
+        return [_CODES[c] for c in self._d.deck[3 * self._g.players + 1 :]]
+
+    # -- actions ------------------------------------------------------------------------
+
+    def legal_actions(self, seat: int | None = None) -> list[int]:
+        """Sorted action ids ``seat`` (default: the seat to act) may take now."""
+        to_act = self.to_act
+        if seat is None or seat == to_act:
+            if to_act is None:
+                return []
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self._compute_legal(to_act)
+            return list(legal)
+        if type(seat) is not int or not 0 <= seat < self._g.players:
+            return []
+        return self._compute_legal(seat)
+
+    def _compute_legal(self, seat: int) -> list[int]:
+        phase = self._m & PHASE_MASK
+        game = self._g
+        out: list[int]
+        if phase == PLAY:
+            if seat == self.to_act:
+                hand = self._h >> seat * 40 & _FULL
+                out = list(iter_bits(hand if game.penalize else self._follow(hand)))
+            else:
+                out = []
+            if self._may_envio(seat):
+                out.append(ENVIO)
+            msgs = game._msgs_play
+        elif phase == BET:
+            out = []
+            if self._may_answer(seat):
+                out += (ACCEPT, FOLD, RAISE) if self._bet[2] < 4 else (ACCEPT, FOLD)
+            msgs = game._msgs_play
+        elif phase == TUMBO:
+            out = [TUMBO_PLAY, TUMBO_DECLINE] if self._may_decide(seat) else []
+            msgs = game._msgs_tumbo
+        else:
+            return []
+        said = self._said >> seat * _NMSG & _MSG_MASK
+        if said:
+            out += [m for m in msgs if not said >> (m - SIGNAL_BASE) & 1]
+        else:
+            out += msgs
+        return out
+
+    def _follow(self, hand: int) -> int:
+        """§7: the cards of ``hand`` that may follow the trick in progress."""
+        trick = self._trick
+        if not trick:
+            return hand
+        d = self._d
+        led = d.eff[trick[0]]
+        if led == 4:
+            held = hand & d.trumps
+            if not held or held == d.top:
+                return hand  # void in trumps, or only the top trump (exempt)
+            return held
+        return hand & d.plain[led] or hand
+
+    def _may_envio(self, seat: int) -> int:
+        """0: no; 1: yes; 2: only as an offence (envío at tumbo, penalize mode)."""
+        game = self._g
+        if game.options["envio_timing"] == "own_turn_only" and seat != self.to_act:
+            return 0
+        if self._d.tumbo[0] or self._d.tumbo[1]:
+            return 2 if game.penalize else 0
+        level, right = self._bet[0], self._bet[1]
+        if level >= 4:
+            return 0
+        if right >= 0 and right != seat & 1 and game.options["raise_right"] == "acceptor_only":
+            return 0
+        return 1
+
+    def _may_answer(self, seat: int) -> bool:
+        team = self._bet[3]
+        if seat & 1 == team:
+            return False
+        if self._g.options["bet_responder"] == "captain":
+            return seat == self._g.captains[1 - team]
+        return True
+
+    def _may_decide(self, seat: int) -> bool:
+        team = 0 if self._d.tumbo[0] else 1
+        if seat & 1 != team:
+            return False
+        if self._g.options["tumbo_decider"] == "captain":
+            return seat == self._g.captains[team]
+        return True
+
+    def apply(self, action: int | str, seat: int | None = None) -> EnviteState:
+        """A new state after ``action`` by ``seat`` (default ``to_act``); old one untouched."""
+        if type(action) is not int:
+            action = to_action_id(self._g, action)
+        to_act = self.to_act
+        if (
+            self._m == 0
+            and (seat is None or (seat == to_act and type(seat) is int))
+            and 0 <= action < 40
+        ):
+            off = to_act * 40  # type: ignore[operator]
+            h = self._h
+            if h >> (off + action) & 1:
+                # Fast path: a card from the hand of the seat to play; check §7 inline.
+                trick = self._trick
+                if trick:
+                    d = self._d
+                    hand = h >> off & _FULL
+                    led = d.eff[trick[0]]
+                    if led == 4:
+                        must = hand & d.trumps
+                        if must == d.top:
+                            must = 0
+                    else:
+                        must = hand & d.plain[led]
+                    if must and not must >> action & 1:
+                        return self._apply_other(action, seat)
+                return self._play(to_act, action, h ^ 1 << (off + action))  # type: ignore[arg-type]
+        return self._apply_other(action, seat)
+
+    def apply_unchecked(self, action: int) -> EnviteState:
+        """Search fast path: same as :meth:`apply` (the check is nearly free here)."""
+        return self.apply(action)
+
+    # -- transitions -----------------------------------------------------------------
+
+    def _derive(self) -> EnviteState:
+        new = _new_state(EnviteState)
+        new._g = self._g
+        new._d = self._d
+        new._h = self._h
+        new._trick = self._trick
+        new._lead = self._lead
+        new._tw = self._tw
+        new._bet = self._bet
+        new._said = 0
+        new._legal = None
+        new._m = self._m & ~HAND_OVER
+        new.to_act = self.to_act
+        new._ev = self._ev
+        return new
+
+    def _play(self, seat: int, card: int, hands: int) -> EnviteState:
+        n = self._g.players
+        trick = self._trick + (card,)  # noqa: RUF005 (cheaper than unpacking)
+        new = _new_state(EnviteState)
+        new._g = self._g
+        d = new._d = self._d
+        new._h = hands
+        new._bet = self._bet
+        new._said = 0
+        new._legal = None
+        new._m = PLAY
+        ev = (self._ev, _K_PLAY, seat, card)
+        if len(trick) < n:
+            new._trick = trick
+            new._lead = self._lead
+            new._tw = self._tw
+            new.to_act = seat + 1 if seat + 1 < n else 0
+            new._ev = ev
+            return new
+        # §8: the best trump, else the best card of the suit led.
+        keys = d.keys[d.eff[trick[0]]]
+        best, top = 0, keys[trick[0]]
+        for i in range(1, n):
+            k = keys[trick[i]]
+            if k > top:
+                best, top = i, k
+        lead = self._lead
+        winner = (lead + best) % n
+        team = winner & 1
+        tw = self._tw + (1 << 4 * team)
+        new._ev = (ev, _K_TRICK, winner, trick, lead)
+        new._tw = tw
+        new._trick = ()
+        new._lead = winner
+        new.to_act = winner
+        if tw >> 4 * team & 15 == 2:
+            level = self._bet[0]
+            if d.tumbo[0] or d.tumbo[1]:
+                return _end_deal(new, "tricks", team, TUMBO_VALUE)
+            return _end_deal(new, "tricks", team, _CHICO if level == 4 else BET_VALUES[level])
+        return new
+
+    def _apply_other(self, a: int, seat: int | None) -> EnviteState:
+        game = self._g
+        n = game.players
+        if not 0 <= a < NUM_ACTIONS:
+            raise InvalidActionError(
+                f"{a} is not an Envite action id; ids run 0..{NUM_ACTIONS - 1}"
+            )
+        text = game.action_to_string(a)
+        to_act = self.to_act
+        if to_act is None:
+            raise IllegalActionError(f"{text}: the match is over; no action is allowed")
+        if seat is not None and (type(seat) is not int or not 0 <= seat < n):
+            raise IllegalActionError(f"seat must be 0..{n - 1}, not {seat!r}")
+        actor = to_act if seat is None else seat
+        if a not in self.legal_actions(actor):
+            raise IllegalActionError(self._why_illegal(a, actor))
+        if a < NUM_CARDS:
+            hand = self._h >> actor * 40 & _FULL
+            if not self._follow(hand) >> a & 1:  # penalize mode: a renuncio
+                return self._renuncio(actor, a)
+            return self._play(actor, a, self._h & ~(1 << (actor * 40 + a)))
+        if a >= SIGNAL_BASE:
+            return self._message(actor, a)
+        if a == ENVIO and self._may_envio(actor) == 2:
+            return self._renuncio(actor, a)
+        if a in (TUMBO_PLAY, TUMBO_DECLINE):
+            return self._tumbo(actor, a == TUMBO_PLAY)
+        return self._bet_call(actor, a)
+
+    def _bet_call(self, seat: int, a: int) -> EnviteState:
+        level, right, proposed, pteam, _proposer = self._bet
+        team = seat & 1
+        new = self._derive()
+        if a == ENVIO:
+            proposed = level + 1
+            new._bet = (level, right, proposed, team, seat)
+            new._m = BET
+            new.to_act = self._g.responder(seat)
+            new._ev = (self._ev, _K_BET, seat, a, proposed)
+        elif a == RAISE:
+            new._bet = (level, right, proposed + 1, team, seat)
+            new.to_act = self._g.responder(seat)
+            new._ev = (self._ev, _K_BET, seat, a, proposed + 1)
+        elif a == ACCEPT:
+            new._bet = (proposed, team, 0, -1, -1)
+            new._m = PLAY
+            new.to_act = self.to_play
+            new._ev = (self._ev, _K_BET, seat, a, proposed)
+        else:  # FOLD: the proposers score the level below the one refused
+            new._ev = (self._ev, _K_BET, seat, a, proposed)
+            return _end_deal(new, "fold", pteam, BET_VALUES[proposed - 1])
+        return new
+
+    def _tumbo(self, seat: int, play: bool) -> EnviteState:
+        new = self._derive()
+        new._ev = (self._ev, _K_TUMBO, seat, play)
+        if play:
+            new._m = PLAY
+            new.to_act = self.to_play
+            return new
+        return _end_deal(new, "tumbo_decline", 1 - seat % 2, 1)
+
+    def _renuncio(self, seat: int, a: int) -> EnviteState:
+        new = self._derive()
+        new._ev = (self._ev, _K_RENUNCIO, seat, a)
+        penalty = self._g.options["renuncio_penalty"]
+        return _end_deal(new, "renuncio", 1 - seat % 2, penalty, offender=seat, offence=a)
+
+    def _message(self, seat: int, a: int) -> EnviteState:
+        game = self._g
+        new = self._derive()
+        new._said = self._said | 1 << (seat * _NMSG + a - SIGNAL_BASE)
+        if a < CONSULT_BASE and game.options["signals"] == "team_leaky":
+            audience = None  # signs the opponents catch: everyone sees them
+        else:
+            audience = game.teams[seat % 2]
+        new._ev = (self._ev, _K_MSG, seat, a, audience)
+        return new
+
+    def _why_illegal(self, a: int, seat: int) -> str:
+        game = self._g
+        text = game.action_to_string(a)
+        phase = self._m & PHASE_MASK
+        bet = self._bet
+        if a < NUM_CARDS:
+            if phase == BET:
+                return f"{text}: no card may be played while a proposal waits for an answer"
+            if phase == TUMBO:
+                return f"{text}: the team at tumbo must first choose tumbo_play or tumbo_decline"
+            if seat != self.to_act:
+                return f"{text}: it is seat {self.to_act}'s turn to play, not seat {seat}'s"
+            hand = self._h >> seat * 40 & _FULL
+            if not hand >> a & 1:
+                return f"{text}: {text} is not in seat {seat}'s hand"
+            allowed = " ".join(cards_of(self._follow(hand)))
+            led = _CODES[self._trick[0]]
+            return (
+                f"{text}: a renuncio; seat {seat} must follow {led} as §7 says "
+                f"(playable: {allowed})"
+            )
+        if a == ENVIO:
+            if phase == BET:
+                return "envio: a proposal is already waiting for an answer"
+            if phase == TUMBO:
+                return "envio: the team at tumbo must first choose to play or decline"
+            if game.options["envio_timing"] == "own_turn_only" and seat != self.to_act:
+                return f"envio: only on one's own turn (envio_timing); seat {self.to_act} plays"
+            if self._d.tumbo[0] or self._d.tumbo[1]:
+                return "envio: no envío while a team is at tumbo (11 stones)"
+            if bet[0] >= 4:
+                return "envio: the bet is already at chico, the top of the ladder"
+            return (
+                f"envio: only team {bet[1]}, which accepted the last bet, may raise now "
+                "(raise_right)"
+            )
+        if a in (ACCEPT, FOLD, RAISE):
+            if phase != BET:
+                return f"{text}: there is no proposal to answer"
+            if seat % 2 == bet[3]:
+                return f"{text}: team {bet[3]} made this proposal; team {1 - bet[3]} answers"
+            if a == RAISE and bet[2] >= 4:
+                return "raise: chico is the top of the ladder; accept or fold"
+            return f"{text}: only the captain, seat {game.captains[seat % 2]}, answers bets"
+        if a in (TUMBO_PLAY, TUMBO_DECLINE):
+            if phase != TUMBO:
+                return f"{text}: there is no tumbo decision now"
+            team = 0 if self._d.tumbo[0] else 1
+            if seat % 2 != team:
+                return f"{text}: the decision belongs to team {team}, the team at tumbo"
+            return f"{text}: only the captain, seat {game.captains[team]}, decides at tumbo"
+        if phase == OVER:
+            return f"{text}: the match is over"
+        if a < CONSULT_BASE and game.options["signals"] == "off":
+            return f"{text}: signs are off (option signals)"
+        if a >= CONSULT_BASE and phase == TUMBO:
+            return f"{text}: consultation is for bets, during play and answers"
+        return f"{text}: seat {seat} already sent it since the last move"
+
+    # -- information -----------------------------------------------------------------
+
+    def observation(self, seat: int | None) -> JSON:
+        """What ``seat`` may know (``None``: a spectator), JSON-ready."""
+        return _observe(self, seat)
+
+    @property
+    def events(self) -> list[JSON]:
+        """The match log.  Team messages carry an ``audience``; the rest is public."""
+        game = self._g
+        return [_event_json(game, node) for node in log_nodes(self._ev)]
+
+    def events_for(self, seat: int | None) -> list[JSON]:
+        """The log as ``seat`` saw it: messages of other audiences left out."""
+        return [
+            e
+            for e in self.events
+            if e.get("audience") is None or (seat is not None and seat in e["audience"])
+        ]
+
+    def record(self) -> JSON:
+        """A JSON-ready record of the match so far (see :mod:`mazo.record`)."""
+        game = self._g
+        deals: list[JSON] = []
+        actions: list[JSON] = []
+        first: _Deal | None = None
+        for node in log_nodes(self._ev):
+            kind = node[1]
+            if kind == _K_DEAL:
+                d: _Deal = node[2]
+                first = first or d
+                deals.append(
+                    {"deal": d.number, "dealer": d.dealer, "deck": [_CODES[c] for c in d.deck]}
+                )
+            elif kind == _K_PLAY:
+                actions.append({"seat": node[2], "action": _CODES[node[3]]})
+            elif kind in (_K_BET, _K_MSG, _K_RENUNCIO):
+                actions.append({"seat": node[2], "action": game.action_to_string(node[3])})
+            elif kind == _K_TUMBO:
+                actions.append({"seat": node[2], "action": _CALLS[4 if node[3] else 5]})
+        record = game.make_record(self, None, deals, actions)
+        if first is not None and (any(first.scores) or any(first.games)):
+            record["setup"] = {"scores": list(first.scores), "games": list(first.games)}
+        record["games"] = self.games
+        return record
+
+    def __repr__(self) -> str:
+        d = self._d
+        hands = " | ".join(" ".join(self.hand(s)) for s in range(self._g.players))
+        return (
+            f"<EnviteState deal {d.number} vira {_CODES[d.vira]} {self.phase} "
+            f"to_act {self.to_act} trick [{' '.join(_CODES[c] for c in self._trick)}] "
+            f"hands [{hands}] stones {list(d.scores)} chicos {list(d.games)}>"
+        )
+
+    def _key(self) -> tuple[Any, ...]:
+        d = self._d
+        return (
+            d.number,
+            d.dealer,
+            d.deck,
+            d.scores,
+            d.games,
+            self._h,
+            self._trick,
+            self._lead,
+            self._tw,
+            self._bet,
+            self._said,
+            self.to_act,
+            self._m,
+        )
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> EnviteState:
+        # The log is a long chain of immutable tuples: share it instead of recursing
+        # through it (a deep copy of a long match would exceed Python's recursion limit).
+        new = _new_state(EnviteState)
+        for name in EnviteState.__slots__:
+            setattr(new, name, getattr(self, name))
+        new._d = self._d.copy()
+        new._legal = None
+        return new
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, EnviteState):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+
+def _end_deal(
+    state: EnviteState,
+    reason: str,
+    team: int,
+    points: int,
+    offender: int | None = None,
+    offence: int | None = None,
+) -> EnviteState:
+    """§11: award ``points`` (``_CHICO``: the chico itself) to ``team``; then the next deal
+    or the end of the match.  ``state`` is fresh (made by the caller) and may be changed."""
+    game = state._g
+    d = state._d
+    stones = list(d.scores)
+    chicos = list(d.games)
+    capping = game.options["capping"]
+    after = None if points == _CHICO else award(stones[team], points, capping)
+    gained = [0, 0]
+    gained[team] = max(points, 0)
+    detail: JSON = {
+        "reason": reason,
+        "team": team,
+        "award": "chico" if points == _CHICO else points,
+        "bet_level": state._bet[0],
+        "tumbo_deal": d.tumbo[0] or d.tumbo[1],
+        "tricks_won": state.tricks_won,
+        "stones_before": list(stones),
+    }
+    if offender is not None:
+        detail["offender"] = offender
+        detail["offence"] = "envio_at_tumbo" if offence == ENVIO else "follow"
+        detail["card"] = _CODES[offence] if offence is not None and offence < 40 else None
+    if game.options["reveal_at_deal_end"]:
+        detail["revealed"] = [DECK.codes(state._h >> s * 40 & _FULL) for s in range(game.players)]
+    if after is None:
+        chicos[team] += 1
+        stones = [0, 0]
+    else:
+        stones[team] = after
+    detail["chico"] = team if after is None else None
+    detail["scores"] = list(stones)
+    detail["games"] = list(chicos)
+    ev: Any = (state._ev, _K_END, tuple(gained), detail)
+    if after is None:
+        ev = (ev, _K_CHICO, team, tuple(chicos))
+    if chicos[team] >= game.target:
+        done = d.copy()
+        done.scores = tuple(stones)
+        done.games = tuple(chicos)
+        state._d = done
+        state._m = OVER | HAND_OVER
+        state.to_act = None
+        state._legal = None
+        state._ev = (ev, _K_MATCH, team, tuple(stones), tuple(chicos))
+        return state
+    n = game.players
+    return _start_deal(
+        game, d.number + 1, (d.dealer + 1) % n, tuple(stones), tuple(chicos), d.seed, d.packs, ev
+    )
+
+
+# == the log, observations, determinization ==================================================
+
+
+def _event_json(game: EnviteGame, node: tuple[Any, ...]) -> JSON:
+    kind = node[1]
+    if kind == _K_PLAY:
+        return {"type": "play", "seat": node[2], "card": _CODES[node[3]]}
+    if kind == _K_TRICK:
+        _p, _k, winner, trick, lead = node
+        return {
+            "type": "trick",
+            "winner": winner,
+            "team": winner % 2,
+            "points": 0,
+            "leader": lead,
+            "cards": [_CODES[c] for c in trick],
+        }
+    if kind == _K_BET:
+        _p, _k, seat, a, level = node
+        return {
+            "type": _CALLS[a - NUM_CARDS],
+            "seat": seat,
+            "team": seat % 2,
+            "level": level,
+            "name": BET_NAMES[level],
+        }
+    if kind == _K_MSG:
+        _p, _k, seat, a, audience = node
+        if a < CONSULT_BASE:
+            out: JSON = {"type": "signal", "seat": seat, "team": seat % 2}
+            out["kind"] = SIGNAL_KINDS[a - SIGNAL_BASE]
+        else:
+            out = {"type": "consult", "seat": seat, "team": seat % 2}
+            out["intent"] = CONSULT_INTENTS[a - CONSULT_BASE]
+        if audience is not None:
+            out["audience"] = list(audience)
+        return out
+    if kind == _K_DEAL:
+        d: _Deal = node[2]
+        return {
+            "type": "deal",
+            "deal": d.number,
+            "dealer": d.dealer,
+            "eldest": (d.dealer + 1) % game.players,
+            "vira": _CODES[d.vira],
+            "trump_suit": "OCEB"[d.vira // 10],
+            "scores": list(d.scores),
+            "games": list(d.games),
+            "tumbo": list(d.tumbo),
+        }
+    if kind == _K_TUMBO:
+        _p, _k, seat, play = node
+        word = "tumbo_play" if play else "tumbo_decline"
+        return {"type": word, "seat": seat, "team": seat % 2}
+    if kind == _K_RENUNCIO:
+        _p, _k, seat, a = node
+        return {
+            "type": "renuncio",
+            "seat": seat,
+            "team": seat % 2,
+            "action": game.action_to_string(a),
+            "offence": "envio_at_tumbo" if a == ENVIO else "follow",
+        }
+    if kind == _K_END:
+        return {"type": "hand_end", "points": list(node[2]), "detail": fresh(node[3])}
+    if kind == _K_CHICO:
+        return {"type": "chico", "team": node[2], "games": list(node[3])}
+    return {"type": "match_end", "winner": node[2], "scores": list(node[3]), "games": list(node[4])}
+
+
+def _deal_nodes(state: EnviteState) -> list[tuple[Any, ...]]:
+    """The log nodes of the deal in progress (the last deal once the match is over),
+    its ``deal`` node first."""
+    out = []
+    node = state._ev
+    while node[1] != _K_DEAL:
+        out.append(node)
+        node = node[0]
+    out.append(node)
+    out.reverse()
+    return out
+
+
+def _last_end(state: EnviteState) -> JSON | None:
+    node = state._ev
+    while node is not None:
+        if node[1] == _K_END:
+            return {"points": list(node[2]), "detail": fresh(node[3])}
+        node = node[0]
+    return None
+
+
+def _visible(node: tuple[Any, ...], seat: int | None) -> bool:
+    if node[1] != _K_MSG or node[4] is None:
+        return True
+    return seat is not None and seat in node[4]
+
+
+def _observe(state: EnviteState, seat: int | None) -> JSON:
+    game = state._g
+    n = game.players
+    if seat is not None and (type(seat) is not int or not 0 <= seat < n):
+        raise RulesError(f"seat must be 0..{n - 1} or None, not {seat!r}")
+    d = state._d
+    phase = state._m & PHASE_MASK
+    level, right, proposed, pteam, proposer = state._bet
+    log = [_event_json(game, node) for node in _deal_nodes(state) if _visible(node, seat)]
+    tricks = [
+        {"leader": e["leader"], "cards": e["cards"], "winner": e["winner"], "team": e["team"]}
+        for e in log
+        if e["type"] == "trick"
+    ]
+    legal = state.legal_actions(seat) if seat is not None else []
+    offences: list[str] = []
+    if game.penalize and seat is not None and legal:
+        hand = state._h >> seat * 40 & _FULL
+        follow = state._follow(hand) if phase == PLAY and seat == state.to_act else hand
+        for a in legal:
+            if (a < NUM_CARDS and not follow >> a & 1) or (
+                a == ENVIO and state._may_envio(seat) == 2
+            ):
+                offences.append(game.action_to_string(a))
+    shown: list[JSON] = []
+    if (
+        game.options["tumbo_show_captain"]
+        and seat is not None
+        and seat in game.captains
+        and d.tumbo[seat % 2]
+    ):
+        for mate in game.teams[seat % 2]:
+            if mate != seat:
+                shown.append({"seat": mate, "cards": DECK.codes(d.start >> mate * 40 & _FULL)})
+    tumbo_team = (0 if d.tumbo[0] else 1) if d.tumbo[0] != d.tumbo[1] else None
+    top = d.table.hierarchy[0]
+    lead = state._lead
+    return {
+        "game": game.name,
+        "players": n,
+        "seat": seat,
+        "team": seat % 2 if seat is not None else None,
+        "hand": DECK.codes(state._h >> seat * 40 & _FULL) if seat is not None else [],
+        "to_act": state.to_act,
+        "legal_actions": [game.action_to_string(a) for a in legal],
+        "offences": offences,
+        "phase": _PHASE_NAMES[phase],
+        "scores": state.scores,
+        "games": state.games,
+        "chicos_to_win": game.target,
+        "deal_number": d.number,
+        "dealer": d.dealer,
+        "eldest": (d.dealer + 1) % n,
+        "captains": list(game.captains),
+        "vira": _CODES[d.vira],
+        "trump_suit": "OCEB"[d.vira // 10],
+        "hierarchy": [_CODES[c] for c in d.table.hierarchy],
+        "top_trump": _CODES[top],
+        "exempt_card": _CODES[top] if top != d.vira else None,
+        "tumbo": [s == 11 for s in d.scores],
+        "tumbo_deal": d.tumbo[0] or d.tumbo[1],
+        "tumbo_team": tumbo_team,
+        "team_must_decide": phase == TUMBO and seat is not None and seat % 2 == tumbo_team,
+        "to_play": (lead + len(state._trick)) % n,
+        "trick": [{"seat": (lead + i) % n, "card": _CODES[c]} for i, c in enumerate(state._trick)],
+        "tricks": tricks,
+        "tricks_won": state.tricks_won,
+        "hand_sizes": [(state._h >> s * 40 & _FULL).bit_count() for s in range(n)],
+        "bet": {
+            "level": level,
+            "name": BET_NAMES[level],
+            "value": "chico" if level == 4 else BET_VALUES[level],
+            "raise_right": right if right >= 0 else None,
+            "pending": None
+            if phase != BET
+            else {"team": pteam, "seat": proposer, "level": proposed, "name": BET_NAMES[proposed]},
+        },
+        "team_must_answer": phase == BET and seat is not None and seat % 2 != pteam,
+        "messages": [e for e in log if e["type"] in ("signal", "consult")],
+        "signals": game.options["signals"],
+        "shown_hands": shown,
+        "deal_log": log,
+        "last_deal": _last_end(state),
+        "hand_over": state.hand_over,
+        "match_over": state.match_over,
+        "winner": state.winner,
+    }
+
+
+def _voids(game: EnviteGame, log: list[JSON]) -> list[int]:
+    """Per seat, the cards its hidden cards cannot be: what §7 says it lacked when it did
+    not follow (a plain suit led, or a trump led and answered without a trump)."""
+    n = game.players
+    t = _table(n, DECK.parse(log[0]["vira"]) // 10)
+    out = [0] * n
+    trick: list[int] = []
+    for e in log:
+        if e["type"] != "play":
+            continue
+        card = DECK.parse(e["card"])
+        if trick:
+            led = t.eff[trick[0]]
+            if t.eff[card] != led:
+                if led == 4:
+                    out[e["seat"]] |= t.trumps & ~t.top
+                elif game.plain_rule:
+                    out[e["seat"]] |= t.plain[led]
+        trick.append(card)
+        if len(trick) == n:
+            trick = []
+    return out
+
+
+def _deal_unseen(pool: list[int], needs: list[int], voids: list[int], rng: Rng) -> list[int]:
+    """Give each seat ``needs[s]`` cards of ``pool`` outside ``voids[s]``, at random.
+
+    A depth-first search over shuffled cards, most constrained seat first: the real deal
+    is one answer, so there always is one, and the search rarely backtracks.
+    """
+    pool = list(pool)
+    rng.shuffle(pool)
+    order = sorted(
+        (s for s in range(len(needs)) if needs[s]),
+        key=lambda s: sum(1 for c in pool if not voids[s] >> c & 1),
+    )
+    slots = [s for s in order for _ in range(needs[s])]
+    out = [0] * len(needs)
+    used = [False] * len(pool)
+
+    def fill(i: int, first: int) -> bool:
+        if i == len(slots):
+            return True
+        seat = slots[i]
+        for j in range(first, len(pool)):
+            c = pool[j]
+            if used[j] or voids[seat] >> c & 1:
+                continue
+            used[j] = True
+            out[seat] |= 1 << c
+            # A seat's cards are taken in pool order, so no hand is tried twice.
+            nxt = j + 1 if i + 1 < len(slots) and slots[i + 1] == seat else 0
+            if fill(i + 1, nxt):
+                return True
+            used[j] = False
+            out[seat] &= ~(1 << c)
+        return False
+
+    if not fill(0, 0):
+        raise RulesError("the observation is inconsistent: no deal fits the cards played")
+    return out
+
+
+def _determinize(game: EnviteGame, obs: Mapping[str, Any], rng: Rng) -> EnviteState:
+    """Rebuild a full state from an observation: the seen cards where they were seen,
+    the unseen ones dealt at random, then the deal's visible actions replayed."""
+    try:
+        if obs.get("game") != game.name or obs.get("players") != game.players:
+            raise RulesError("the observation is not from this game and player count")
+        n = game.players
+        seat = obs["seat"]
+        parse = DECK.parse
+        log = obs["deal_log"]
+        deal = log[0]
+        if deal["type"] != "deal":
+            raise RulesError("the observation's deal_log does not start with its deal")
+        dealer = deal["dealer"]
+        start = [0] * n
+        seen = 1 << parse(deal["vira"])
+        for e in log:
+            if e["type"] == "play":
+                start[e["seat"]] |= 1 << parse(e["card"])
+            elif e["type"] == "renuncio" and e["offence"] == "follow":
+                start[e["seat"]] |= 1 << parse(e["action"])  # shown, never placed
+        if seat is not None:
+            for c in obs["hand"]:
+                start[seat] |= 1 << parse(c)
+        for shown in obs["shown_hands"]:
+            for c in shown["cards"]:
+                start[shown["seat"]] |= 1 << parse(c)
+        for mask in start:
+            seen |= mask
+        unseen = [c for c in range(NUM_CARDS) if not seen >> c & 1]
+        needs = [3 - mask.bit_count() for mask in start]
+        dealt = _deal_unseen(unseen, needs, _voids(game, log), rng)
+        for s in range(n):
+            start[s] |= dealt[s]
+            for c in iter_bits(dealt[s]):
+                unseen.remove(c)
+        pack: list[int] = []
+        for k in range(n):
+            pack.extend(iter_bits(start[(dealer + 1 + k) % n]))
+        pack.append(parse(deal["vira"]))
+        pack.extend(unseen)
+        prev: Any = None
+        last = obs["last_deal"]
+        if last is not None:
+            prev = (None, _K_END, tuple(last["points"]), fresh(last["detail"]))
+        state = _start_deal(
+            game,
+            deal["deal"],
+            dealer,
+            tuple(deal["scores"]),
+            tuple(deal["games"]),
+            rng.next64(),
+            (tuple(pack),),
+            prev,
+        )
+        for e in log[1:]:
+            kind = e["type"]
+            if kind in ("play", "envio", "accept", "fold", "raise", "tumbo_play", "tumbo_decline"):
+                action = e["card"] if kind == "play" else kind
+            elif kind == "signal":
+                action = "signal " + e["kind"]
+            elif kind == "consult":
+                action = "consult " + e["intent"]
+            elif kind == "renuncio":
+                action = e["action"]
+            else:
+                continue
+            state = state.apply(action, seat=e["seat"])
+        # A teammate's message this seat did not see may have cleared the flag.
+        state._m = state._m & ~HAND_OVER | (HAND_OVER if obs["hand_over"] else 0)
+        return state
+    except (KeyError, TypeError, IndexError, InvalidActionError, IllegalActionError) as err:
+        raise RulesError(f"not an Envite observation this game can determinize: {err!r}") from None
