@@ -108,12 +108,14 @@ __all__ = [
     "EnviteState",
     "award",
     "cards_of",
+    "exempt_card",
     "hierarchy",
     "legal_cards",
     "plain_order",
     "top_trump",
     "trick_winner",
     "trump_mask",
+    "trump_order",
 ]
 
 JSON = dict[str, Any]
@@ -245,6 +247,26 @@ def trick_winner(trick: tuple[Card, ...], n: int, vira: int) -> int:
         elif eff[c] == 4:  # the first trump beats the led suit; later ones compare above
             best = pos
     return best
+
+
+def trump_order(players: int, vira: str) -> list[str]:
+    """The trumps in force for a deal, strongest first, as card codes (for front ends:
+    observations name no card outside what the seat may know, so they leave it out).
+
+    >>> trump_order(8, "4B")[:6]
+    ['5O', '3B', 'QB', 'JO', '2B', 'KB']
+    """
+    return [DECK.format(c) for c in hierarchy(players, DECK.parse(vira) // 10)]
+
+
+def exempt_card(players: int, vira: str) -> str | None:
+    """§3.6: the card exempt from answering a trump lead, or None when it is the vira.
+
+    >>> exempt_card(4, "5C"), exempt_card(4, "2C"), exempt_card(6, "2C")
+    ('2C', None, '3B')
+    """
+    top = top_trump(players, DECK.parse(vira) // 10)
+    return None if top == DECK.parse(vira) else DECK.format(top)
 
 
 def cards_of(mask: int) -> list[str]:
@@ -1389,7 +1411,6 @@ def _observe(state: EnviteState, seat: int | None) -> JSON:
             if mate != seat:
                 shown.append({"seat": mate, "cards": DECK.codes(d.start >> mate * 40 & _FULL)})
     tumbo_team = (0 if d.tumbo[0] else 1) if d.tumbo[0] != d.tumbo[1] else None
-    top = d.table.hierarchy[0]
     lead = state._lead
     return {
         "game": game.name,
@@ -1410,9 +1431,6 @@ def _observe(state: EnviteState, seat: int | None) -> JSON:
         "captains": list(game.captains),
         "vira": _CODES[d.vira],
         "trump_suit": "OCEB"[d.vira // 10],
-        "hierarchy": [_CODES[c] for c in d.table.hierarchy],
-        "top_trump": _CODES[top],
-        "exempt_card": _CODES[top] if top != d.vira else None,
         "tumbo": [s == 11 for s in d.scores],
         "tumbo_deal": d.tumbo[0] or d.tumbo[1],
         "tumbo_team": tumbo_team,
