@@ -144,6 +144,9 @@ def measure(game_name: str, players: int, seconds: float, seed: int = 1) -> dict
     rng = Rng(derive_seed(seed, "bench choices", game_name, players))
     pool = [rng.next64() for _ in range(_POOL)]
     pairs: list[tuple[State, int]] = []
+    # Partners' talk (signs, consultation) is free and unbounded in kind: a uniform policy
+    # would mostly talk.  The policy plays the game; the filter's cost is in the numbers.
+    talk = game.info.message_actions
     actions = deals = matches = 0
     budget = seconds * _SHARE_PLAY
     clock = time.perf_counter
@@ -155,6 +158,8 @@ def measure(game_name: str, players: int, seconds: float, seed: int = 1) -> dict
         t0 = clock()
         while state.to_act is not None:
             legal = state.legal_actions()
+            if talk:
+                legal = [a for a in legal if a not in talk] or legal
             state = state.apply(legal[pool[i & _POOL_MASK] % len(legal)])
             i += 1
         elapsed += clock() - t0
@@ -193,8 +198,10 @@ def measure(game_name: str, players: int, seconds: float, seed: int = 1) -> dict
 def _collect_pairs(state: State, pool: list[int], pairs: list[tuple[State, int]]) -> None:
     """Replay a match's random choices (untimed), keeping (state, action) samples."""
     i = 0
+    talk = state.game.info.message_actions
     while state.to_act is not None and len(pairs) < SAMPLE_CAP:
         legal = state.legal_actions()
+        legal = [a for a in legal if a not in talk] or legal
         action = legal[pool[i & _POOL_MASK] % len(legal)]
         pairs.append((state, action))
         state = state.apply(action)

@@ -113,6 +113,9 @@ class GameInfo:
     num_actions: int
     deck: DeckSpec
     side_of: tuple[int, ...]
+    message_actions: frozenset[int] = frozenset()
+    """Ids of talk between partners (signs, consultation): legal beside the real moves,
+    they never change the game; random policies and benchmarks leave them out."""
 
 
 class Game:
@@ -143,7 +146,13 @@ class Game:
         if chosen is not None and chosen >= players:
             raise RulesError(f"first_dealer must be a seat 0..{players - 1}, not {chosen}")
 
-    def _describe(self, num_actions: int, deck: DeckSpec, teams: bool) -> GameInfo:
+    def _describe(
+        self,
+        num_actions: int,
+        deck: DeckSpec,
+        teams: bool,
+        message_actions: frozenset[int] = frozenset(),
+    ) -> GameInfo:
         """Fill in ``info`` once a game has worked out its sides."""
         self.info = GameInfo(
             name=self.name,
@@ -153,6 +162,7 @@ class Game:
             num_actions=num_actions,
             deck=deck,
             side_of=self.side_of,
+            message_actions=message_actions,
         )
         return self.info
 

@@ -323,7 +323,8 @@ class BriscolaGame(Game):
         self.full_pack = DECK.full_mask & ~removed
         self._layouts: dict[tuple[int, tuple[int, ...]], _Layout] = {}
         self._pack_lists: dict[int, list[int]] = {}
-        self._describe(NUM_ACTIONS, DECK, self.teams)
+        signals = frozenset(range(SIGNAL_BASE, SIGNAL_BASE + len(SIGNAL_MEANINGS)))
+        self._describe(NUM_ACTIONS, DECK, self.teams, signals)
 
     # -- notation ----------------------------------------------------------------
 

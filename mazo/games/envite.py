@@ -535,7 +535,7 @@ class EnviteGame(Game):
         msgs = _CONSULT_IDS if opts["signals"] == "off" else _SIGNAL_IDS + _CONSULT_IDS
         self._msgs_play = msgs  # messages allowed in play and while a proposal is pending
         self._msgs_tumbo = tuple(m for m in msgs if m < CONSULT_BASE)  # signs only
-        self._describe(NUM_ACTIONS, DECK, True)
+        self._describe(NUM_ACTIONS, DECK, True, frozenset(range(SIGNAL_BASE, NUM_ACTIONS)))
 
     # -- notation ----------------------------------------------------------------
 
