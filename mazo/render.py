@@ -130,11 +130,16 @@ def card_label(
 
 
 def default_language(game: str, options: Mapping[str, Any]) -> str:
-    """The language of card names when the user chose none: a Spanish pack speaks Spanish.
+    """The language of card names when the user chose none: a Spanish pack speaks Spanish
+    (Escoba's default pack, and always Envite Canario's).
 
     >>> default_language("escoba", {"deck_style": "spanish"}), default_language("briscola", {})
     ('es', 'en')
+    >>> default_language("envite", {})
+    'es'
     """
+    if game == "envite":
+        return "es"
     return "es" if game == "escoba" and options.get("deck_style") == "spanish" else "en"
 
 
@@ -237,6 +242,10 @@ def render_event(event: JSON, view: View, seats: Sequence[int] | None = None) ->
     kind = event.get("type")
     if _escoba_event(event, view):
         return _render_escoba_event(event, view)
+    if view.game == "envite":
+        from mazo.render_envite import render_envite_event
+
+        return render_envite_event(event, view)
     if kind == "play":
         seat = event["seat"]
         return f"{view.seat(seat)} {view.verb(seat, 'play', 'plays')} {view.card(event['card'])}."
@@ -347,6 +356,10 @@ def render_choices(obs: JSON, view: View) -> list[str]:
             f"{i:>3}) {escoba_action_label(a, table, view)}"
             for i, a in enumerate(obs.get("legal_actions", []), 1)
         ]
+    if obs.get("game") == "envite":
+        from mazo.render_envite import envite_choices
+
+        return envite_choices(obs, view, messages=True)
     trump_suit = obs.get("trump_suit")
     out = []
     for i, action in enumerate(obs.get("legal_actions", []), 1):
@@ -373,6 +386,10 @@ def render_observation(obs: JSON, view: View, show_hand: bool = True) -> str:
     """
     if obs.get("game") == "escoba":
         return _render_escoba_observation(obs, view, show_hand)
+    if obs.get("game") == "envite":
+        from mazo.render_envite import render_envite_observation
+
+        return render_envite_observation(obs, view, show_hand)
     lines: list[str] = []
     seats = list(obs.get("seats") or range(view.players))
     players = len(seats)

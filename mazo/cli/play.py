@@ -8,6 +8,7 @@ itself, so no hidden card can reach the screen.  Bots also receive observations 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import secrets
 import sys
@@ -43,6 +44,21 @@ __all__ = ["HELP", "Quit", "Session", "add_parser", "run"]
 
 DEFAULT_BOT = "heuristic"
 FALLBACK_BOT = "random"
+PAUSES = ("trick", "card", "never")
+"""``--pause``: when the play loop stops for the human's out-of-turn calls."""
+CONTINUE = -1
+"""What :meth:`Session.ask` returns when the human lets the game go on at a pause."""
+ALIASES = {
+    "envite": {
+        "e": "envio",
+        "a": "accept",
+        "f": "fold",
+        "r": "raise",
+        "play": "tumbo_play",
+        "decline": "tumbo_decline",
+    }
+}
+"""Short words a game accepts at the prompt, beside its action strings."""
 
 EPILOG = """\
 examples:
@@ -54,11 +70,19 @@ examples:
   mazo play briscola --list-options
   mazo play escoba --players 2 -o target_score=15   # Escoba to 15 points
   mazo play escoba --players 4 --seat 1 --vs random  # partners 1+3 against 0+2
+  mazo play envite --players 8                      # Envite Canario, you and 3 partners
+  mazo play envite --setup '{"scores": [11, 7]}'    # start with your team at tumbo
+  mazo play envite --pause card                     # chance to call envio before every card
 
 at your turn type the number of a choice (1, 2, ...) or a card code such as 7o, kb or
 ae (A for 1; suits O coins, C cups, E swords, B batons); in Escoba a capture is the
-card and what it takes, 7o+5c+3b (any order); '?' lists the other commands, 'q' or
-Ctrl-D leaves (the record is written first when --save is given).
+card and what it takes, 7o+5c+3b (any order); in Envite also envio, accept, fold,
+raise, tumbo_play, tumbo_decline and the team messages ('m' lists them); '?' lists the
+other commands, 'q' or Ctrl-D leaves (the record is written first when --save is given).
+
+Envite: you may call envio out of turn; the game stops for it at your own turns, when
+your team must answer a proposal or decide at tumbo, and at the pauses --pause chooses
+(default: before each trick, when a call is open to you).
 """
 
 HELP = """\
@@ -69,6 +93,14 @@ Commands at your turn:
   7o+5c+3b           Escoba: play 7O and take 5C and 3B (any order, any case)
   signal <meaning>   a partner signal, when offered (also by number)
   exchange, decline  swap (or keep) the 2 of trumps, when offered
+  envio (e)          Envite: propose envío, or the next raise (also out of turn)
+  accept (a), fold (f), raise (r)
+                     Envite: answer a proposal made to your team
+  tumbo_play, tumbo_decline (play, decline)
+                     Envite: your team's decision at tumbo (11 stones)
+  signal <kind>, consult <intent>
+                     Envite: a message to your partners; m lists them by number
+  Enter, c           at a pause (Envite): let the game go on
   s, show            show the table again
   t, tricks          the tricks played so far in this deal (Escoba: this hand's plays)
   ?, help            this help
@@ -119,6 +151,24 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument("--save", metavar="FILE", help="write the game record (JSON) to FILE")
     p.add_argument(
+        "--setup",
+        metavar="JSON",
+        help=(
+            "start the match part-way, as the game documents it, e.g. "
+            '\'{"scores": [11, 4], "games": [1, 0]}\' (Envite: stones and chicos per team)'
+        ),
+    )
+    p.add_argument(
+        "--pause",
+        choices=PAUSES,
+        default="trick",
+        help=(
+            "when the game stops for a call you may make out of turn while bots play "
+            "(Envite's envio): before each trick (default), before every card a bot plays, "
+            "or never (only at your own turns and answers)"
+        ),
+    )
+    p.add_argument(
         "--cards",
         choices=CARD_STYLES,
         default="name",
@@ -128,7 +178,7 @@ def add_parser(subparsers: Any) -> None:
         "--lang",
         choices=LANGUAGES,
         default=None,
-        help="language of card names (default: es for Escoba's Spanish pack, else en)",
+        help=("language of card names (default: es for Envite and Escoba's Spanish pack, else en)"),
     )
     p.add_argument("--list-options", action="store_true", help="list the game's options and exit")
 
@@ -170,9 +220,15 @@ class Session:
         style: str = "name",
         lang: str = "en",
         read: Callable[[str], str] = input,
+        setup: Mapping[str, Any] | None = None,
+        pause: str = "trick",
     ) -> None:
         self.game = game
         self.seat = seat
+        self.setup = dict(setup) if setup else None
+        self.pause = pause
+        self.paused: set[tuple[Any, ...]] = set()
+        self.held: list[dict[str, Any]] = []
         self.bots = dict(bots)
         self.seed = seed
         self.out = out
@@ -220,10 +276,14 @@ class Session:
             )
         if len(wanted) == 1:
             wanted = wanted * len(others)
+        setup = _parse_setup(args.setup, game)
         bots: dict[int, Any] = {}
         names: dict[int, str] = {}
+        notes: list[str] = []
         for s, name in zip(others, wanted, strict=True):
-            bots[s], names[s] = _make_bot(name, game, derive_seed(seed, "bot", s), out)
+            bots[s], names[s] = _make_bot(name, game, derive_seed(seed, "bot", s), notes)
+        for note in dict.fromkeys(notes):
+            out.line(note)
         return cls(
             game,
             args.seat,
@@ -234,6 +294,8 @@ class Session:
             save=args.save,
             style=args.cards,
             lang=args.lang or default_language(game.name, game.options),
+            setup=setup,
+            pause=args.pause,
         )
 
     # -- the match loop --------------------------------------------------------------
@@ -250,23 +312,34 @@ class Session:
         changed = {k: v for k, v in game.options.items() if _is_changed(game, k, v)}
         if changed:
             out.line("Options: " + ", ".join(f"{k}={v!r}" for k, v in changed.items()))
+        if self.setup:
+            out.line("Starting position: " + json.dumps(self.setup))
         out.line("Type ? at your turn for help, q to quit.")
-        state = game.new_match(seed=self.seed)
+        try:
+            state = game.new_match(seed=self.seed, setup=self.setup)
+        except RulesError as err:  # a setup the game refuses
+            out.error(f"mazo play: error: --setup: {err}")
+            return 2
         seen = 0
         try:
             while True:
                 events = events_for(state, self.seat)
-                for event in events[seen:]:
-                    self.show_event(event)
+                self.show_events(events[seen:])
                 seen = len(events)
                 actor = state.to_act
                 if actor is None:
                     break
-                if actor == self.seat:
-                    state = self.human_turn(state)
+                obs = state.observation(self.seat)
+                if actor == self.seat or _must_answer(obs):
+                    self.flush_messages()
+                    state = self.human_turn(state, obs)
+                elif self.should_pause(state, obs):
+                    self.flush_messages()
+                    state = self.pause_turn(state, obs)
                 else:
                     state = self.bot_turn(state, actor)
         except Quit as stop:
+            self.flush_messages()
             out.line(str(stop), style="yellow")
             self.write_record(state)
             return stop.code
@@ -287,24 +360,100 @@ class Session:
                 f"the {self.bot_names[seat]} bot at seat {seat} failed: {err}"
             ) from err
 
-    def human_turn(self, state: State) -> State:
+    def human_turn(self, state: State, obs: Mapping[str, Any] | None = None) -> State:
+        """The human's move: their turn, or an answer their team owes (out of turn)."""
         out = self.out
-        obs = state.observation(self.seat)
+        if obs is None:
+            obs = state.observation(self.seat)
+        if state.to_act != self.seat:
+            out.line()
+            out.line(
+                f"{self.view.seat(state.to_act)} is asked first, but you may answer for your team:",
+                style="bold",
+            )
         self.show_table(obs)
         while True:
             choice = self.ask(obs)
-            if choice is None:
+            if choice is None or choice == CONTINUE:
                 continue
             try:
                 return state.apply(choice, seat=self.seat)
             except (IllegalActionError, InvalidActionError) as err:
                 out.line(f"Not allowed: {err}", style="red")
 
-    def ask(self, obs: Mapping[str, Any]) -> int | None:
-        """Read one line; an action id, or None after a command or a mistake."""
+    # -- out-of-turn calls (Envite's envío) -----------------------------------------------
+
+    def should_pause(self, state: State, obs: Mapping[str, Any]) -> bool:
+        """Whether to stop before a bot's move so the human may call out of turn.
+
+        Only for calls that are moves of the game (team messages can wait for the human's
+        own prompts), once per point of the deal (``--pause``: a trick's start, or every
+        card), and never for a bot's answer or decision, which no call can precede.
+        """
+        if self.pause == "never" or obs.get("phase") not in (None, "play"):
+            return False
+        if not any(not _is_message(a) for a in obs.get("legal_actions") or []):
+            return False
+        if self.pause == "trick" and obs.get("trick"):
+            return False
+        key = _pause_key(obs)
+        if key in self.paused:
+            return False
+        self.paused.add(key)
+        return True
+
+    def pause_turn(self, state: State, obs: Mapping[str, Any]) -> State:
+        """Offer the human's out-of-turn calls before a bot moves; Enter goes on."""
+        out = self.out
+        view = self.view
+        to_act = state.to_act
+        trick = list(obs.get("trick") or [])
+        number = len(obs.get("tricks") or []) + 1
+        what = "leads" if not trick else "plays"
+        out.line()
+        out.line(f"Trick {number}: {view.seat(to_act, False)} {what} next.", style="bold")
+        for text in self._table_lines(obs):
+            if text.startswith(("Bet:", "Proposal:", "Tumbo", "Tricks won", "Your hand")):
+                out.line(text)
+        out.line("You may call now (out of turn), or go on:", style="bold")
+        out.line(f"  1) continue — let {view.seat(to_act, False)} play")
+        for text in self._choices(obs, first=2):
+            out.line(text)
+        while True:
+            choice = self.ask(obs, pause=True)
+            if choice == CONTINUE:
+                return state
+            if choice is None:
+                continue
+            try:
+                new = state.apply(choice, seat=self.seat)
+            except (IllegalActionError, InvalidActionError) as err:
+                out.line(f"Not allowed: {err}", style="red")
+                continue
+            if _is_message(self.game.action_to_string(choice)):
+                self.paused.discard(_pause_key(obs))  # a message: the pause comes back
+            return new
+
+    def choices(self, obs: Mapping[str, Any]) -> list[str]:
+        """The legal actions in the order they are numbered on screen."""
         legal: list[str] = list(obs.get("legal_actions", []))
-        numbers = "1" if len(legal) == 1 else f"1-{len(legal)}"
-        prompt = f"Your move [{numbers}, card code, ? help, q quit]: "
+        if self.game.name == "envite":
+            from mazo.render_envite import ordered_actions
+
+            return ordered_actions(legal)
+        return legal
+
+    def ask(self, obs: Mapping[str, Any], pause: bool = False) -> int | None:
+        """Read one line; an action id, :data:`CONTINUE` (at a pause), or None after a
+        command or a mistake.  At a pause choice 1 is "continue" and the others shift."""
+        legal = self.choices(obs)
+        offset = 1 if pause else 0
+        count = len(legal) + offset
+        numbers = "1" if count == 1 else f"1-{count}"
+        if pause:
+            prompt = f"Call or continue [{numbers}, Enter continue, ? help, q quit]: "
+        else:
+            prompt = f"Your move [{numbers}, card code, ? help, q quit]: "
         try:
             text = self.read(prompt)
         except EOFError:
@@ -314,8 +463,16 @@ class Session:
         if self.echo:
             self.out.line(text)
         word = text.strip().lower()
+        if pause and word in ("", "c", "continue", "1"):
+            return CONTINUE
         if not word:
             self.out.line("Type a number from the list or a card code; ? for help.")
+            return None
+        alias = ALIASES.get(self.game.name, {}).get(word)
+        if alias is not None:
+            word = text = alias
+        if word in ("m", "messages") and any(_is_message(a) for a in legal):
+            self.show_messages(obs, offset)
             return None
         if word in ("q", "quit", "exit"):
             raise Quit("You left the match.")
@@ -323,17 +480,17 @@ class Session:
             self.out.line(HELP)
             return None
         if word in ("s", "show", "table"):
-            self.show_table(obs)
+            self.show_table(obs, pause=pause)
             return None
         if word in ("t", "tricks", "history"):
             self.show_tricks(obs)
             return None
         if word.isdigit():
-            number = int(word)
+            number = int(word) - offset
             if 1 <= number <= len(legal):
                 return self.game.string_to_action(legal[number - 1])
             self.out.line(
-                f"There is no choice {number}: type 1 to {len(legal)}, or a card code.",
+                f"There is no choice {number + offset}: type 1 to {count}, or a card code.",
                 style="red",
             )
             return None
@@ -357,7 +514,8 @@ class Session:
                 why = f"{label} is not allowed now"
             else:
                 why = f"You do not hold {label}"
-            self.out.line(f"{why}; choose from the list ({', '.join(legal)}).", style="red")
+            listed = [a for a in legal if not _is_message(a)] or legal
+            self.out.line(f"{why}; choose from the list ({', '.join(listed)}).", style="red")
             return None
         return action
 
@@ -393,9 +551,39 @@ class Session:
 
     # -- output ----------------------------------------------------------------------
 
-    def show_table(self, obs: Mapping[str, Any]) -> None:
+    def _table_lines(self, obs: Mapping[str, Any], show_hand: bool = True) -> list[str]:
+        return render_observation(obs, self.view, show_hand=show_hand).splitlines()
+
+    def _label(self, action: str, obs: Mapping[str, Any]) -> str:
+        if self.game.name == "envite":
+            from mazo.render_envite import envite_action_label
+
+            return envite_action_label(action, obs, self.view)
+        return self.view.card(action) if action in _card_codes(self.game) else action
+
+    def _choices(self, obs: Mapping[str, Any], first: int = 1) -> list[str]:
+        """The numbered choices without the team messages (``m`` lists those)."""
+        lines = []
+        for i, action in enumerate(self.choices(obs), first):
+            if not _is_message(action):
+                lines.append(f"{i:>3}) {self._label(action, obs)}")
+        if any(_is_message(a) for a in obs.get("legal_actions") or []):
+            lines.append("  m) messages to your team (signs and consultation)")
+        return lines
+
+    def show_messages(self, obs: Mapping[str, Any], offset: int = 0) -> None:
+        """The team messages this seat may send now, numbered after the other choices."""
+        self.out.line("Messages to your team (type the number or the words):")
+        for i, action in enumerate(self.choices(obs), 1 + offset):
+            if _is_message(action):
+                self.out.line(f"{i:>3}) {self._label(action, obs)}")
+
+    def show_table(self, obs: Mapping[str, Any], pause: bool = False) -> None:
         out = self.out
         out.line()
+        if obs.get("game") == "envite":
+            self.show_envite_table(obs, pause)
+            return
         hand = obs.get("hand") or []
         # Escoba always shows the hand with its values; its choices say what each takes.
         listed = obs.get("game") != "escoba" and set(hand) <= set(obs.get("legal_actions") or [])
@@ -409,6 +597,23 @@ class Session:
         trump = obs.get("trump_suit")
         for text in render_choices(obs, self.view):
             out.line(text, style="cyan" if trump and text.endswith("[trump]") else None)
+
+    def show_envite_table(self, obs: Mapping[str, Any], pause: bool) -> None:
+        """Envite: the table with the hand (trumps marked), then cards and calls to choose
+        from; the team messages wait behind ``m``."""
+        out = self.out
+        for i, text in enumerate(self._table_lines(obs)):
+            bold = i == 0 or text.startswith(("Your hand", "Proposal", "Tumbo"))
+            out.line(text, style="bold" if bold else None)
+        if pause:
+            out.line("You may call now (out of turn), or go on:", style="bold")
+            out.line(f"  1) continue — let {self.view.seat(obs.get('to_act'), False)} play")
+            lines = self._choices(obs, first=2)
+        else:
+            out.line("Your choices:", style="bold")
+            lines = self._choices(obs)
+        for text in lines:
+            out.line(text, style="cyan" if "[trump" in text else None)
 
     def show_tricks(self, obs: Mapping[str, Any]) -> None:
         if obs.get("game") == "escoba":
@@ -425,9 +630,8 @@ class Session:
                 f"{self.view.seat(seats[(lead + j) % len(seats)])} {c}"
                 for j, c in enumerate(t["cards"])
             )
-            self.out.line(
-                f"  {i:>2}. {plays} -> {self.view.seat(t['winner'], False)}, {t['points']} pts"
-            )
+            points = f", {t['points']} pts" if "points" in t else ""
+            self.out.line(f"  {i:>2}. {plays} -> {self.view.seat(t['winner'], False)}{points}")
 
     def show_history(self, obs: Mapping[str, Any]) -> None:
         """Escoba: this hand's plays so far, from the observation's ``history``."""
@@ -438,6 +642,30 @@ class Session:
         for i, play in enumerate(plays, 1):
             text = render_event({"type": "play", **play}, self.view)
             self.out.line(f"  {i:>2}. {text}")
+
+    def show_events(self, events: list[dict[str, Any]]) -> None:
+        """New log events.  Envite holds team messages back until the next move of the
+        game (or the human's prompt), so a partner's run of messages reads as one line."""
+        if self.game.name != "envite":
+            for event in events:
+                self.show_event(event)
+            return
+        for event in events:
+            if event.get("type") in ("signal", "consult"):
+                self.held.append(event)
+            else:
+                self.flush_messages()
+                self.show_event(event)
+
+    def flush_messages(self) -> None:
+        """Print the team messages held back by :meth:`show_events`."""
+        if not self.held:
+            return
+        from mazo.render_envite import group_messages
+
+        held, self.held = self.held, []
+        for event in group_messages(held):
+            self.show_event(event)
 
     def show_event(self, event: Mapping[str, Any]) -> None:
         kind = event.get("type")
@@ -457,8 +685,12 @@ class Session:
         elif kind in ("hand_end", "match_end"):
             self.out.line()
             style = "bold magenta"
-        elif kind == "signal":
+        elif kind in ("signal", "consult", "messages"):
             style = "blue"
+        elif kind in ("envio", "raise", "accept", "fold", "tumbo_play", "tumbo_decline"):
+            style = "bold yellow"
+        elif kind in ("chico", "renuncio"):
+            style = "bold magenta"
         elif kind == "opening_escoba" or (kind == "play" and event.get("escoba")):
             ours = side_of[event["seat"]] == side_of[self.seat]
             style = "bold green" if ours else "bold red"
@@ -488,8 +720,9 @@ class _BotFailure(Exception):
     pass
 
 
-def _make_bot(name: str, game: Game, seed: int, out: Output) -> tuple[Any, str]:
-    """A bot by name; the default heuristic falls back to random if it is not there."""
+def _make_bot(name: str, game: Game, seed: int, notes: list[str]) -> tuple[Any, str]:
+    """A bot by name; the default heuristic falls back to random if it is not there
+    (saying so in ``notes``)."""
     from mazo import make_bot
 
     try:
@@ -509,7 +742,7 @@ def _make_bot(name: str, game: Game, seed: int, out: Output) -> tuple[Any, str]:
         bot = make_bot(FALLBACK_BOT, game, seed=seed)
     except (ImportError, RulesError, NotImplementedError) as err:
         raise CliError(f"no bot can play {game.name}: {err}") from None
-    out.line(f"Note: the {name} bot {problem}; playing against {FALLBACK_BOT} instead.")
+    notes.append(f"Note: the {name} bot {problem}; playing against {FALLBACK_BOT} instead.")
     return bot, FALLBACK_BOT
 
 
@@ -519,6 +752,41 @@ def _bot_names() -> list[str]:
     except ImportError:
         return []
     return list(list_bots())
+
+
+def _is_message(action: str) -> bool:
+    """A team message (a sign, a consultation): never a move the game waits for."""
+    return action.startswith(("signal ", "consult "))
+
+
+def _pause_key(obs: Mapping[str, Any]) -> tuple[Any, ...]:
+    """A point of the deal: its number, the tricks done, the cards of the trick so far."""
+    return (obs.get("deal_number"), len(obs.get("tricks") or []), len(obs.get("trick") or []))
+
+
+def _must_answer(obs: Mapping[str, Any]) -> bool:
+    """The human's team owes an answer (Envite: a proposal, the tumbo decision) and the
+    human may give it, though another seat was asked first."""
+    if not (obs.get("team_must_answer") or obs.get("team_must_decide")):
+        return False
+    return any(not _is_message(a) for a in obs.get("legal_actions") or [])
+
+
+def _parse_setup(text: str | None, game: Game) -> dict[str, Any] | None:
+    """``--setup`` as a dict, checked by the game (its errors say which keys it takes)."""
+    if text is None:
+        return None
+    try:
+        setup = json.loads(text)
+    except ValueError as err:
+        raise CliError(f"--setup must be JSON such as '{{\"scores\": [11, 4]}}': {err}") from None
+    if not isinstance(setup, dict):
+        raise CliError("--setup must be a JSON object such as '{\"scores\": [11, 4]}'")
+    try:
+        game.check_setup(setup)
+    except RulesError as err:
+        raise CliError(f"--setup: {err}") from None
+    return setup
 
 
 def _card_codes(game: Game) -> set[str]:

@@ -37,6 +37,7 @@ examples:
   mazo replay match.json --seat 0         seat 0's view: its hand at every step
   mazo replay match.json --seat 1 --step  one action at a time (Enter next, q quit)
   mazo replay match.json --all --brief    the whole log, no table between actions
+  mazo replay envite.json --seat 1        Envite: seat 1's hand and its team's messages
 
 Interactive stepping is the default on a terminal; when stdin is not a terminal (a pipe,
 a file) or with --all, everything is printed at once.  Exit status 2: the file is not a
@@ -77,7 +78,7 @@ def add_parser(subparsers: Any) -> None:
         "--lang",
         choices=LANGUAGES,
         default=None,
-        help="language of card names (default: es for Escoba's Spanish pack, else en)",
+        help=("language of card names (default: es for Envite and Escoba's Spanish pack, else en)"),
     )
 
 
@@ -169,7 +170,9 @@ class _Replayer:
             if text is not None:
                 style = "bold cyan" if event.get("type") in ("deal", "hand_end") else None
                 out.line(text, style=style)
-        if not self.brief:
+        # A step that only carried team messages changed nothing on the table.
+        messages_only = all(e.get("type") in ("signal", "consult") for e in new)
+        if not self.brief and not messages_only:
             table = render_observation(state.observation(self.seat), self.view)
             for line in table.splitlines():
                 out.line("    " + line, style="dim")
