@@ -38,9 +38,19 @@ every side equally often (with 3 players and two bots: A,B,A then B,A,B).  Win r
 per side played ("entries"), so the baseline is 1/sides.  Match i's deals come from
 derive_seed(SEED, "match", i): the same --seed gives the same results.
 
-the 95% interval is the Wilson score interval of the win rate; "points/deal" is the mean
-of the card points a side takes in a deal (120 in all), "deals won" the mean final score.
+the 95% interval is the Wilson score interval of the win rate.  The last two columns
+are per game: Briscola "card pts/deal" (the card points a side takes in a deal, 120 in
+all) and "deals won" (its mean final score); Escoba "points/hand" and "final score";
+Envite "stones/deal" (stones awarded per deal, 0 for a chico won outright) and "chicos"
+(mean chicos per match).
 """
+
+# Per game: what a deal's points and the final score are called in the table.
+_LAST_COLUMNS = {
+    "briscola": ("card pts/deal", "deals won"),
+    "escoba": ("points/hand", "final score"),
+    "envite": ("stones/deal", "chicos"),
+}
 
 
 def add_parser(subparsers: Any) -> None:
@@ -51,7 +61,7 @@ def add_parser(subparsers: Any) -> None:
         description=(
             "Play many matches between bots, rotating seats so no bot keeps a seat or the "
             "lead, and report each bot's win rate with a 95% confidence interval, its mean "
-            "card points per deal and its mean deals won per match."
+            "points per deal and its mean final score (per game: see below)."
         ),
         epilog=EPILOG,
         formatter_class=raw_formatter,
@@ -232,11 +242,11 @@ def _rows(result: SimResult) -> list[list[str]]:
     return rows
 
 
-_HEADERS = ["bot", "played", "wins", "win rate", "95% CI", "points/deal", "deals won"]
+_HEADERS = ["bot", "played", "wins", "win rate", "95% CI"]
 
 
 def _print_table(out: Output, result: SimResult, save: str | None) -> None:
-    headers = list(_HEADERS)
+    headers = [*_HEADERS, *_LAST_COLUMNS.get(result.game, ("points/deal", "final score"))]
     if any(s.draws for s in result.stats.values()):
         headers.append("draws")
     title = f"{result.game}, {result.players} players, {result.games} matches, seed {result.seed}"

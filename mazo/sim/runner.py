@@ -189,7 +189,9 @@ def _tally(stats: dict[str, BotStats], by_side: list[str], state: State) -> None
         list(e["points"]) for e in state.events if e.get("type") == "hand_end"
     ]
     winner = state.winner
-    scores = state.scores
+    # Where a level sits above the scores (Envite chicos), the final score is that level:
+    # Envite's stones go back to 0 with every chico.
+    scores = state.games if any(state.games) else state.scores
     for label in set(by_side):
         stats[label].matches += 1
     for side, label in enumerate(by_side):

@@ -65,7 +65,7 @@ class BotStats:
     draws: int = 0  # entries in matches that ended without a winner
     deals: int = 0  # (entry, deal) pairs, for the per-deal mean
     deal_points: int = 0  # card points taken, summed over those deals
-    match_score: int = 0  # final match score (Briscola: deal wins), summed over entries
+    match_score: int = 0  # final score (Briscola deal wins, Envite chicos), summed over entries
 
     @property
     def win_rate(self) -> float:
