@@ -14,8 +14,9 @@ __all__ = ["RandomBot"]
 class RandomBot:
     """Uniform over ``observation["legal_actions"]``.
 
-    Option ``signals`` (default True): with False, partner signals (``signal ...``) are
-    left out whenever another action is legal, so the bot only plays cards and calls.
+    Option ``signals`` (default True): with False, team messages (partner signals
+    ``signal ...`` and consultations ``consult ...``) are left out whenever another action
+    is legal, so the bot only plays cards and calls.
     """
 
     name = "random"
@@ -31,7 +32,11 @@ class RandomBot:
         legal = legal_ids(self.game, observation)
         if not self.signals:
             strings = observation["legal_actions"]
-            plain = [a for a, s in zip(legal, strings, strict=True) if not s.startswith("signal")]
+            plain = [
+                a
+                for a, s in zip(legal, strings, strict=True)
+                if not s.startswith(("signal", "consult"))
+            ]
             legal = plain or legal
         return self.rng.choice(legal)
 

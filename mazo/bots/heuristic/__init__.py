@@ -18,6 +18,7 @@ __all__ = ["HEURISTICS", "make_heuristic"]
 # game name -> "module:Class", imported on demand so one game's bot never loads another's.
 HEURISTICS: dict[str, str] = {
     "briscola": "mazo.bots.heuristic.briscola:BriscolaHeuristic",
+    "envite": "mazo.bots.heuristic.envite:EnviteHeuristic",
     "escoba": "mazo.bots.heuristic.escoba:EscobaHeuristic",
 }
 

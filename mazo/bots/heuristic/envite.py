@@ -1,0 +1,602 @@
+"""A heuristic Envite Canario bot: trick odds, deal odds and stone equity, observation only.
+
+Cards
+-----
+Every playable card gets the chance that the team wins the *deal* if it is played now::
+
+    value(card) = P(team takes this trick | card) * D(won + 1, lost, rest of hand)
+                + (1 - P(...))                   * D(won, lost + 1, rest of hand)
+
+* ``P(team takes this trick)``: the trick goes to the strongest card that the seats still
+  to play can put on it, each seat playing its best; the unseen cards that beat the best
+  one so far are taken strongest first, each held by a seat with the chance its hidden
+  cards give (unseen = not in the bot's hand, not played, not the vira; a seat that did
+  not follow a suit or a trump lead has none, §7; a trump over a plain lead needs a seat
+  void in that suit).  The team takes the trick when the first such card held is a
+  partner's, or when nobody holds one and the best card is the team's.  With nobody after
+  the bot it is exact.
+* ``D(won, lost, hand)`` is the chance of two tricks before the opponents' two when each
+  remaining card wins its trick with ``q(card)``, the ``P`` of leading it.  So a card
+  that is not needed now is kept.
+* Near-ties (within :data:`TIE`) are settled by rules of thumb: when one more trick wins
+  the deal, the card most likely to win *now* (the winning trump is played at once);
+  when leading with two or more strong trumps, the lower strong one is led to draw the
+  opponents' trumps (they must answer a trump lead) and the best one is kept for the
+  deciding trick; otherwise the cheapest card (low when a partner holds the trick, the
+  lowest card that beats the best one, a low lead rather than the top trump).
+
+Bets and tumbo
+--------------
+The bot's estimate ``E`` of winning the deal is the best ``value(card)`` when it plays
+next, or ``D`` over its hand otherwise (tricks already won and lost count).  Outcomes are
+weighed in *chico equity*: ``CE[us][them]``, the chance of winning the current chico from
+those stones, computed once from the rules' counting (§11.1, with the option ``capping``)
+and a tumbo team that plays only hands worth playing.  So a fold that hands the opponents
+their chico costs as much as losing, and the same stones matter more near 11.
+
+* Answer (``accept``/``fold``/``raise``): accept when playing on at the proposed level,
+  with ``E`` lowered by :data:`ANSWER_DOUBT` (a proposal says the proposers are strong),
+  is worth more than giving them the level below; raise only with ``E`` of at least
+  :data:`RAISE_MIN` and when it is worth more still.
+* Propose (``envio``): only with ``E`` of at least :data:`PROPOSE_MIN` for that level
+  (strong trumps, or a trick won and a sure winner held; :data:`PROPOSE_CROWD` less from
+  six players up, where ``E`` is more cautious), and when the proposal is worth more than
+  playing on, counting a fold by the opponents with chance :data:`THEY_FOLD`.  Never at
+  tumbo, never an action listed under ``offences`` (``penalize`` mode).
+* Tumbo: the team at 11 plays when ``E`` (winning the chico) and ``1 - E`` (the
+  opponents +3) are worth more than giving them one stone, and declines a weak hand; the
+  nearer the opponents are to 11, the less a decline buys.
+
+Messages: none by default.  With ``signals=True`` the bot makes one truthful sign per deal
+about its best trump (``top_trump``, ``mala``, ``perica``..., ``small_trumps`` or
+``no_trump``) and reads its partners' card signs as those cards in their hands.  Shown
+hands (``tumbo_show_captain``) are read too.  Asked for a seat with nothing to do (out of
+turn, no answer owed, no proposal wanted, no sign to make) it raises
+:class:`mazo.RulesError`, like the other heuristics.
+
+The weights were set by self-play (heuristic against variants of itself, duplicate deals);
+see the constants.  Pure Python over the observation: about 0.3 ms a decision with four
+players, 0.8 ms with twelve.  A seed only breaks exact ties.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cache
+from math import comb
+from typing import Any
+
+from mazo.bots import Observation, check_bot_options, legal_ids
+from mazo.core.errors import RulesError
+from mazo.core.game import Game
+from mazo.core.rng import Rng
+from mazo.games.envite import BET_VALUES, award, exempt_card, trump_order
+
+__all__ = ["EnviteHeuristic", "chico_equity", "deal_odds"]
+
+SUITS = "OCEB"
+RANKS = ("1", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
+ALL_CARDS: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
+_PLAIN_ORDER = ("K", "Q", "J", "1", "7", "6", "5", "4", "3", "2")  # §3.4, strongest first
+TRUMP = "T"  # the effective suit of every trump (§3.5)
+
+# -- weights ------------------------------------------------------------------------------
+# Cards.
+TIE = 0.02  # values this close count as equal; the rules of thumb decide
+DRAW_TIE = 0.05  # how much deal odds the trump-drawing lead may give up
+STRONG = 0.75  # a trump that no opponent beats as a lead with this chance is "strong"
+# Bets: (index = proposed level 1..4).
+PROPOSE_MIN = (1.0, 0.68, 0.74, 0.8, 0.86)
+# From six players up E is more cautious (more unseen hands): propose this much lower.
+PROPOSE_CROWD = 0.06
+ANSWER_DOUBT = (0.0, 0.03, 0.04, 0.05, 0.06)
+RAISE_MIN = 0.75
+THEY_FOLD = 0.3  # assumed chance that the opponents fold to a proposal of the bot's
+MARGIN = 0.005  # a bet must beat playing on by this much chico equity
+# Chico equity model: stakes of an ordinary deal (stones, chance) and of the tumbo hands.
+DEAL_STAKES = ((2, 0.6), (4, 0.3), (7, 0.1))
+TUMBO_SAMPLES = tuple((i + 0.5) / 10 for i in range(10))
+
+_SIGN_OF_CARD = {"5O": "cinco_de_oros", "2O": "dos_de_oros", "1O": "as_de_oros"}
+_SIGN_OF_CARD |= {"JO": "perica", "QB": "caballo_de_bastos", "3B": "tres_de_bastos"}
+
+
+def _value(level: int) -> int:
+    """§9.1 value(level) for levels 0-3."""
+    return BET_VALUES[level]
+
+
+@cache
+def chico_equity(capping: str = "minus_one") -> tuple[tuple[float, ...], ...]:
+    """``CE[a][b]``: the chance that a team with ``a`` stones wins the chico against ``b``.
+
+    Ordinary deals pay :data:`DEAL_STAKES` to either team with equal chance; with one
+    team at 11 that team sees a deal it wins with chance ``e`` (uniform) and plays only
+    when playing beats declining; with both at 11 the next deal decides.
+
+    >>> ce = chico_equity()
+    >>> round(ce[0][0], 6), round(ce[11][11], 6)
+    (0.5, 0.5)
+    >>> ce[9][0] > ce[5][0] > ce[0][5]
+    True
+    """
+    memo: dict[tuple[int, int], float] = {}
+
+    def after(stones: int, points: int) -> int | None:
+        return award(stones, points, capping)
+
+    def ce(a: int, b: int) -> float:
+        key = (a, b)
+        got = memo.get(key)
+        if got is not None:
+            return got
+        if a == 11 and b == 11:
+            value = 0.5
+        elif a == 11:
+            value = _tumbo_value(lambda x: ce(11, x) if x is not None else 0.0, after, b)
+        elif b == 11:
+            value = 1.0 - _tumbo_value(
+                lambda x: 1.0 - ce(x, 11) if x is not None else 0.0, after, a
+            )
+        else:
+            value = 0.0
+            for points, chance in DEAL_STAKES:
+                mine, theirs = after(a, points), after(b, points)
+                win = 1.0 if mine is None else ce(mine, b)
+                lose = 0.0 if theirs is None else ce(a, theirs)
+                value += chance * 0.5 * (win + lose)
+        memo[key] = value
+        return value
+
+    return tuple(tuple(ce(a, b) for b in range(12)) for a in range(12))
+
+
+def _tumbo_value(
+    eq: Callable[[int | None], float], after: Callable[[int, int], int | None], other: int
+) -> float:
+    """Equity of the team at 11 against ``other`` stones, before seeing its cards."""
+    lose = eq(after(other, 3))
+    decline = eq(after(other, 1))
+    return sum(max(e + (1.0 - e) * lose, decline) for e in TUMBO_SAMPLES) / len(TUMBO_SAMPLES)
+
+
+def deal_odds(won: int, lost: int, chances: Sequence[float]) -> float:
+    """The chance of two tricks before the opponents' two, one trick per chance.
+
+    >>> deal_odds(1, 0, [1.0, 0.0]), deal_odds(0, 1, [1.0, 0.5]), deal_odds(0, 0, [0.5] * 3)
+    (1.0, 0.5, 0.5)
+    """
+    need = 2 - won
+    if need <= 0:
+        return 1.0
+    if lost >= 2:
+        return 0.0
+    # Poisson-binomial: dist[k] = P(k tricks won so far among the chances).
+    dist = [1.0]
+    for q in chances:
+        nxt = [0.0] * (len(dist) + 1)
+        for k, p in enumerate(dist):
+            nxt[k] += p * (1.0 - q)
+            nxt[k + 1] += p * q
+        dist = nxt
+    return min(1.0, sum(dist[need:]))
+
+
+def _holds(pool: int, hidden: int, good: int) -> float:
+    """P(at least one of ``good`` cards among ``hidden`` drawn from ``pool``)."""
+    if good <= 0 or hidden <= 0 or pool <= 0:
+        return 0.0
+    hidden = min(hidden, pool)
+    if good > pool - hidden:
+        return 1.0
+    return 1.0 - comb(pool - good, hidden) / comb(pool, hidden)
+
+
+class _View:
+    """What the bot derives from one observation."""
+
+    def __init__(self, game: Game, obs: Mapping[str, Any], read_signs: bool) -> None:
+        n = self.n = int(obs["players"])
+        self.seat: int = obs["seat"]
+        self.team: int = self.seat % 2
+        self.vira: str = obs["vira"]
+        order = trump_order(n, self.vira)
+        self.order = order
+        self.top = order[0]
+        self.exempt = exempt_card(n, self.vira)
+        self.tstr = {c: len(order) - i for i, c in enumerate(order)}  # bigger is stronger
+        self.pstr: dict[str, int] = {}
+        for s in SUITS:
+            plain = [r + s for r in _PLAIN_ORDER if r + s not in self.tstr]
+            for i, c in enumerate(plain):
+                self.pstr[c] = len(plain) - i
+        self.plain_rule = game.options.get("follow_rule", "all_suits") == "all_suits"
+        self.hand: list[str] = list(obs["hand"])
+        self.trick: list[tuple[int, str]] = [(t["seat"], t["card"]) for t in obs["trick"]]
+        won: list[int] = list(obs["tricks_won"])
+        self.won, self.lost = won[self.team], won[1 - self.team]
+        self.to_play: int = obs["to_play"]
+        self.hand_sizes: list[int] = list(obs["hand_sizes"])
+
+        played: set[str] = set()
+        self.voids: list[set[str]] = [set() for _ in range(n)]
+        for t in obs["tricks"]:
+            seats = [(t["leader"] + i) % n for i in range(len(t["cards"]))]
+            self._note_plays(list(zip(seats, t["cards"], strict=True)), played)
+        self._note_plays(self.trick, played)
+        self.played = played
+
+        # Partners' cards the bot knows: shown hands (tumbo_show_captain), true signs.
+        known: dict[int, set[str]] = {}
+        for shown in obs.get("shown_hands", []):
+            known.setdefault(shown["seat"], set()).update(shown["cards"])
+        if read_signs:
+            for msg in obs.get("messages", []):
+                seat = msg.get("seat")
+                if msg.get("type") != "signal" or seat == self.seat:
+                    continue
+                if not isinstance(seat, int) or seat % 2 != self.team:
+                    continue
+                card = self.sign_card(str(msg.get("kind")))
+                if card is not None:
+                    known.setdefault(seat, set()).add(card)
+        mine = set(self.hand)
+        self.known: dict[int, set[str]] = {}
+        for seat, cards in known.items():
+            cards = cards - played - mine - {self.vira}
+            if cards and 0 <= seat < n:
+                cards = set(
+                    sorted(cards, key=self.worth_key, reverse=True)[: self.hand_sizes[seat]]
+                )
+                self.known[seat] = cards
+        taken = mine | played | {self.vira}
+        for cards in self.known.values():
+            taken |= cards
+        self.unseen = [c for c in ALL_CARDS if c not in taken]
+        self.hidden = [self.hand_sizes[s] - len(self.known.get(s, ())) for s in range(n)]
+        self._pools: dict[int, list[str]] = {}
+        self._pool_sets: dict[int, set[str]] = {}
+
+    # -- card facts ------------------------------------------------------------------
+
+    def eff(self, card: str) -> str:
+        return TRUMP if card in self.tstr else card[-1]
+
+    def worth_key(self, card: str) -> tuple[int, int]:
+        """Trumps above plain cards, then by strength: a cheap card sorts first."""
+        if card in self.tstr:
+            return (1, self.tstr[card])
+        return (0, self.pstr[card])
+
+    def sign_card(self, kind: str) -> str | None:
+        """The card a sign names, if it names one that is a trump this deal."""
+        if kind == "top_trump":
+            return self.top
+        v = self.vira[-1]
+        card = {"mala": "2" + v, "rey_of_vira": "K" + v}.get(kind)
+        if card is None:
+            card = next((c for c, k in _SIGN_OF_CARD.items() if k == kind), None)
+        return card if card is not None and card in self.tstr else None
+
+    def beats(self, card: str, best: str, led: str) -> bool:
+        """Whether ``card`` takes a trick whose best card is ``best`` (led suit ``led``)."""
+        if card in self.tstr:
+            return best not in self.tstr or self.tstr[card] > self.tstr[best]
+        if best in self.tstr or card[-1] != led:
+            return False
+        return self.pstr[card] > self.pstr[best]
+
+    def _note_plays(self, plays: list[tuple[int, str]], played: set[str]) -> None:
+        """Record played cards and the voids §7 reveals (a seat that did not follow)."""
+        if not plays:
+            return
+        led = self.eff(plays[0][1])
+        for seat, card in plays:
+            played.add(card)
+            if self.eff(card) == led:
+                continue
+            if led == TRUMP:
+                self.voids[seat].update(c for c in self.tstr if c != self.exempt)
+            elif self.plain_rule:
+                self.voids[seat].update(c for c in ALL_CARDS if c[-1] == led and c in self.pstr)
+
+    def playable(self) -> list[str]:
+        """§7 from the bot's side: the cards of its hand it may play to the trick."""
+        if not self.trick:
+            return list(self.hand)
+        led = self.eff(self.trick[0][1])
+        if led == TRUMP:
+            trumps = [c for c in self.hand if c in self.tstr]
+            if not trumps or trumps == [self.exempt]:
+                return list(self.hand)
+            return trumps
+        if not self.plain_rule:
+            return list(self.hand)
+        follow = [c for c in self.hand if c[-1] == led and c in self.pstr]
+        return follow or list(self.hand)
+
+    # -- odds --------------------------------------------------------------------------
+
+    def hold(self, seat: int, good: Iterable[str]) -> float:
+        """The chance that ``seat`` holds at least one of the cards ``good``."""
+        goods = set(good)
+        if goods & self.known.get(seat, set()):
+            return 1.0
+        pool = self._pool(seat)
+        count = sum(1 for c in pool if c in goods)
+        return _holds(len(pool), self.hidden[seat], count)
+
+    def p_take(self, plays: list[tuple[int, str]], after: list[int]) -> float:
+        """The chance that the team takes a trick with ``plays`` on it and ``after`` to play."""
+        led = self.eff(plays[0][1])
+        w = 0
+        for i in range(1, len(plays)):
+            if self.beats(plays[i][1], plays[w][1], led):
+                w = i
+        seat, best = plays[w]
+        mine = 1.0 if seat % 2 == self.team else 0.0
+        return self._p_max(best, led, mine, after)
+
+    def p_card(self, seat: int, card: str) -> float:
+        """The chance that ``seat`` holds ``card`` (unseen, or known to be there)."""
+        if card in self.known.get(seat, ()):
+            return 1.0
+        pool = self._pool(seat)
+        if card not in self._pool_sets[seat] or not pool:
+            return 0.0
+        return min(1.0, self.hidden[seat] / len(pool))
+
+    def _pool(self, seat: int) -> list[str]:
+        pool = self._pools.get(seat)
+        if pool is None:
+            voids = self.voids[seat]
+            pool = self._pools[seat] = [c for c in self.unseen if c not in voids]
+            self._pool_sets[seat] = set(pool)
+        return pool
+
+    def p_void(self, seat: int, suit: str) -> float:
+        """The chance that ``seat`` holds no plain card of ``suit`` (so it may trump)."""
+        if any(c[-1] == suit and c in self.pstr for c in self.known.get(seat, ())):
+            return 0.0
+        return 1.0 - self.hold(seat, [c for c in self.unseen if c[-1] == suit and c in self.pstr])
+
+    def _p_max(self, best: str, led: str, mine: float, after: list[int]) -> float:
+        """P(team wins): the strongest card the seats ``after`` can play over ``best`` is
+        a partner's, or none exists and ``best`` is ours (``mine``); cards held
+        independently, each seat playing its best."""
+        beaters = sorted(
+            (c for c in self.unseen if self.beats(c, best, led)),
+            key=self.worth_key,
+            reverse=True,
+        )
+        known = [c for s in after for c in self.known.get(s, ()) if self.beats(c, best, led)]
+        if known:
+            beaters = sorted(set(beaters) | set(known), key=self.worth_key, reverse=True)
+        trump_needs_void = self.plain_rule and led != TRUMP
+        voids = {s: self.p_void(s, led) for s in after} if trump_needs_void else {}
+        result, none_above = 0.0, 1.0
+        for card in beaters:
+            total = ours = 0.0
+            for s in after:
+                if s == self.seat:
+                    continue
+                p = self.p_card(s, card)
+                if p and trump_needs_void and card in self.tstr:
+                    p *= voids[s]
+                total += p
+                if s % 2 == self.team:
+                    ours += p
+            total = min(1.0, total)
+            if total <= 0.0:
+                continue
+            result += none_above * min(ours, total)
+            none_above *= 1.0 - total
+            if none_above <= 0.0:
+                break
+        return result + none_above * mine
+
+    def after(self, count: int) -> list[int]:
+        """The seats that play after the first ``count`` cards of the current trick."""
+        leader = self.trick[0][0] if self.trick else self.to_play
+        return [(leader + i) % self.n for i in range(count, self.n)]
+
+    def q(self, card: str) -> float:
+        """The chance that the team wins a later trick in which the bot plays ``card``."""
+        others = [(self.seat + i) % self.n for i in range(1, self.n)]
+        return self.p_take([(self.seat, card)], others)
+
+    def value(
+        self, card: str, qs: Mapping[str, float], after: list[int] | None = None
+    ) -> tuple[float, float]:
+        """(deal odds if ``card`` is played now, chance of taking this trick with it);
+        ``after``: the seats that play after it (default: the rest of the trick)."""
+        plays = [*self.trick, (self.seat, card)]
+        p = self.p_take(plays, self.after(len(plays)) if after is None else after)
+        rest = [qs[c] for c in self.hand if c != card]
+        win = deal_odds(self.won + 1, self.lost, rest)
+        lose = deal_odds(self.won, self.lost + 1, rest)
+        return p * win + (1.0 - p) * lose, p
+
+    def estimate(self) -> float:
+        """``E``: the chance that the bot's team wins this deal."""
+        qs = {c: self.q(c) for c in self.hand}
+        in_trick = any(s == self.seat for s, _ in self.trick)
+        if in_trick:  # already played: the trick is the others' now
+            p = self.p_take(self.trick, self.after(len(self.trick)))
+            rest = list(qs.values())
+            win = deal_odds(self.won + 1, self.lost, rest)
+            lose = deal_odds(self.won, self.lost + 1, rest)
+            return p * win + (1.0 - p) * lose
+        if self.to_play == self.seat:
+            return max(self.value(c, qs)[0] for c in self.playable())
+        if self.trick:  # to play later in this trick: the others still to play follow
+            after = [s for s in self.after(len(self.trick)) if s != self.seat]
+            return max(self.value(c, qs, after)[0] for c in self.playable())
+        return deal_odds(self.won, self.lost, list(qs.values()))
+
+    def choose_card(self, cards: list[str]) -> list[str]:
+        """The best cards to play now (more than one only on an exact tie)."""
+        qs = {c: self.q(c) for c in self.hand}
+        scored = {c: self.value(c, qs) for c in cards}
+        top = max(v for v, _ in scored.values())
+        near = [c for c in cards if scored[c][0] >= top - TIE]
+
+        def cheap(c: str) -> tuple[float, tuple[int, int]]:
+            return (qs[c], self.worth_key(c))
+
+        if self.won == 1:  # one more trick wins the deal: take it now if possible
+            best_p = max(scored[c][1] for c in near)
+            near = [c for c in near if scored[c][1] >= best_p - 1e-9]
+        elif not self.trick:
+            strong = sorted(
+                (c for c in self.hand if c in self.tstr and qs[c] >= STRONG), key=self.worth_key
+            )
+            if len(strong) >= 2:
+                # Draw trumps with the lower strong ones; keep the best for the decider.
+                draw = [c for c in strong[:-1] if c in cards and scored[c][0] >= top - DRAW_TIE]
+                if draw:
+                    return [draw[0]]
+        low = min(cheap(c) for c in near)
+        return [c for c in near if cheap(c) == low]
+
+
+class EnviteHeuristic:
+    """Hand-written Envite play and betting; see the module docstring for its rules."""
+
+    name = "heuristic"
+
+    def __init__(self, game: Game, seed: int, **options: Any) -> None:
+        opts = check_bot_options(self.name, options, {"signals": (False, True)})
+        self.game = game
+        self.signals: bool = opts["signals"]
+        self.rng = Rng(seed)
+        self.ce: tuple[tuple[float, ...], ...] = chico_equity(
+            str(game.options.get("capping", "minus_one"))
+        )
+
+    def choose(self, observation: Observation) -> int:
+        """The action to take, from what this seat may know."""
+        legal = legal_ids(self.game, observation)
+        strings: list[str] = list(observation["legal_actions"])
+        offences = set(observation.get("offences", ()))
+        allowed = {s: a for s, a in zip(strings, legal, strict=True) if s not in offences}
+        view = _View(self.game, observation, self.signals)
+        pick = self._decide(view, observation, allowed)
+        if pick is None:
+            raise RulesError(
+                f"seat {observation.get('seat')!r} has nothing to do now (to_act is "
+                f"{observation.get('to_act')!r}): no card to play, no answer owed, and the "
+                "heuristic neither proposes nor signs here"
+            )
+        return allowed[pick]
+
+    def estimate(self, observation: Observation) -> float:
+        """The bot's chance of winning the deal in progress (``E`` of the docstring)."""
+        return _View(self.game, observation, self.signals).estimate()
+
+    def _decide(
+        self, view: _View, obs: Mapping[str, Any], allowed: Mapping[str, int]
+    ) -> str | None:
+        if "tumbo_play" in allowed and obs.get("team_must_decide", True):
+            return "tumbo_play" if self._play_tumbo(view, obs) else "tumbo_decline"
+        sign = self._sign(view, obs, allowed) if self.signals else None
+        if sign is not None:
+            return sign
+        if "accept" in allowed and obs.get("team_must_answer", True):
+            return self._answer(view, obs, allowed)
+        if "envio" in allowed and self._propose(view, obs):
+            return "envio"
+        cards = [c for c in view.hand if c in allowed]
+        if not cards:
+            return None
+        best = view.choose_card(cards)
+        return best[0] if len(best) == 1 else self.rng.choice(best)
+
+    # -- stones ----------------------------------------------------------------------
+
+    def _equity(self, obs: Mapping[str, Any], team: int, points: int | None) -> float:
+        """Chico equity of the bot's team after ``team`` scores ``points`` (None: chico)."""
+        stones: list[int] = list(obs["scores"])
+        me: int = obs["seat"] % 2
+        capping = str(self.game.options.get("capping", "minus_one"))
+        got = None if points is None else award(stones[team], points, capping)
+        if got is None:
+            return 1.0 if team == me else 0.0
+        stones[team] = got
+        return self.ce[min(stones[me], 11)][min(stones[1 - me], 11)]
+
+    def _play_on(self, obs: Mapping[str, Any], level: int, e: float) -> float:
+        """Chico equity of playing the deal out at ``level`` with deal odds ``e``."""
+        me = obs["seat"] % 2
+        e = min(1.0, max(0.0, e))
+        points = None if level >= 4 else _value(level)
+        return e * self._equity(obs, me, points) + (1.0 - e) * self._equity(obs, 1 - me, points)
+
+    def _answer(self, view: _View, obs: Mapping[str, Any], allowed: Mapping[str, int]) -> str:
+        """Fold, accept or raise the pending proposal, whichever is worth most."""
+        pending = obs["bet"]["pending"]
+        level: int = pending["level"]
+        e = view.estimate()
+        fold = self._equity(obs, 1 - view.team, _value(level - 1))
+        options = {"fold": fold, "accept": self._play_on(obs, level, e - ANSWER_DOUBT[level])}
+        if "raise" in allowed and level < 4 and e >= RAISE_MIN:
+            up = level + 1
+            options["raise"] = THEY_FOLD * self._equity(obs, view.team, _value(level)) + (
+                1.0 - THEY_FOLD
+            ) * self._play_on(obs, up, e - ANSWER_DOUBT[up])
+        best = max(options, key=lambda k: (options[k], k == "accept"))
+        if best == "raise" and options["raise"] < options["accept"] + MARGIN:
+            best = "accept"
+        return best if best in allowed else "accept"
+
+    def _propose(self, view: _View, obs: Mapping[str, Any]) -> bool:
+        """Open or raise the envío now?"""
+        if obs.get("tumbo_deal") or any(obs.get("tumbo", ())):
+            return False
+        level: int = obs["bet"]["level"]
+        if level >= 4:
+            return False
+        up = level + 1
+        e = view.estimate()
+        if e < PROPOSE_MIN[up] - (PROPOSE_CROWD if view.n >= 6 else 0.0):
+            return False
+        stay = self._play_on(obs, level, e)
+        bet = THEY_FOLD * self._equity(obs, view.team, _value(level)) + (
+            1.0 - THEY_FOLD
+        ) * self._play_on(obs, up, e - ANSWER_DOUBT[up])
+        return bet > stay + MARGIN
+
+    def _play_tumbo(self, view: _View, obs: Mapping[str, Any]) -> bool:
+        """Play the tumbo deal (worth 3) rather than give the opponents one stone?"""
+        e = view.estimate()
+        me = view.team
+        play = e * self._equity(obs, me, 3) + (1.0 - e) * self._equity(obs, 1 - me, 3)
+        return play >= self._equity(obs, 1 - me, 1)
+
+    # -- signs ------------------------------------------------------------------------
+
+    def _sign(self, view: _View, obs: Mapping[str, Any], allowed: Mapping[str, int]) -> str | None:
+        """One truthful sign a deal: the best trump held, or what kind of hand it is."""
+        for msg in obs.get("messages", []):
+            if msg.get("type") == "signal" and msg.get("seat") == view.seat:
+                return None
+        trumps = sorted((c for c in view.hand if c in view.tstr), key=view.worth_key)
+        if not trumps:
+            kind = "no_trump"
+        elif trumps[-1] == view.top:
+            kind = "top_trump"
+        elif trumps[-1] == "2" + view.vira[-1]:
+            kind = "mala"
+        elif trumps[-1] == "K" + view.vira[-1]:
+            kind = "rey_of_vira"
+        elif trumps[-1] in _SIGN_OF_CARD:
+            kind = _SIGN_OF_CARD[trumps[-1]]
+        elif len(trumps) == 3:
+            kind = "three_trumps"
+        else:
+            kind = "small_trumps"
+        name = "signal " + kind
+        return name if name in allowed else None
+
+    def __repr__(self) -> str:
+        return f"EnviteHeuristic({self.game!r}, signals={self.signals})"
