@@ -113,14 +113,22 @@ def cards_named(text: str, codes: frozenset[str]) -> set[str]:
 
 
 def generic_step(state: Any, rng: Rng) -> Step:
-    """One random legal action; now and then an out-of-turn one, where some seat has any."""
+    """One random legal action; now and then an out-of-turn one, where some seat has any.
+
+    Partners' talk (``game.info.message_actions``) is taken about one time in ten when a
+    move is possible too: a uniform choice would mostly talk and matches would crawl."""
     n = state.game.players
+    talk = state.game.info.message_actions
     legal = state.legal_actions()
+    moves = [a for a in legal if a not in talk]
     extra = [(s, a) for s in range(n) if s != state.to_act for a in state.legal_actions(s)]
+    extra_moves = [(s, a) for s, a in extra if a not in talk]
     if extra and (not legal or rng.randbelow(4) == 0):
-        seat, action = rng.choice(extra)
+        pool = extra_moves if extra_moves and rng.randbelow(10) else extra
+        seat, action = rng.choice(pool)
     else:
-        seat, action = None, rng.choice(legal)
+        pool_ids = moves if moves and rng.randbelow(10) else legal
+        seat, action = None, rng.choice(pool_ids)
     return state.apply(action, seat=seat), seat, action
 
 

@@ -387,7 +387,10 @@ def test_top_level_help_and_version(
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["play", "chess"], "unknown game 'chess'; games are: briscola, envite, escoba"),
+        (
+            ["play", "chess"],
+            "unknown game 'chess'; games are: briscola, envite, escoba, trionfetti",
+        ),
         (["bench", "chess"], "unknown game 'chess'"),
         (["play", "briscola", "--players", "5"], "not 5"),
         (["play", "briscola", "--players", "4", "--variant", "scoperta"], "2 players only"),

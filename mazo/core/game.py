@@ -143,7 +143,7 @@ class Game:
         self.players = players
         self.options = check_options(self.name, self.option_specs, options)
         chosen = self.options.get("first_dealer")
-        if chosen is not None and chosen >= players:
+        if type(chosen) is int and chosen >= players:
             raise RulesError(f"first_dealer must be a seat 0..{players - 1}, not {chosen}")
 
     def _describe(

@@ -9,6 +9,7 @@ from mazo.core.game import Game
 from mazo.games.briscola import BriscolaGame
 from mazo.games.envite import EnviteGame
 from mazo.games.escoba import EscobaGame
+from mazo.games.trionfetti import TrionfettiGame
 
 __all__ = ["GAMES", "list_games", "load_game"]
 
@@ -16,6 +17,7 @@ GAMES: dict[str, type[Game]] = {
     "briscola": BriscolaGame,
     "envite": EnviteGame,
     "escoba": EscobaGame,
+    "trionfetti": TrionfettiGame,
 }
 
 
@@ -23,7 +25,7 @@ def list_games() -> list[str]:
     """The names of the games this version of mazo plays, sorted.
 
     >>> list_games()
-    ['briscola', 'envite', 'escoba']
+    ['briscola', 'envite', 'escoba', 'trionfetti']
     """
     return sorted(GAMES)
 
