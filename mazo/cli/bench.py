@@ -16,6 +16,7 @@ machine, never a pass/fail test.  ``bench/bench_engine.py`` runs the same code.
 from __future__ import annotations
 
 import argparse
+import bisect
 import itertools
 import json
 import platform
@@ -159,7 +160,7 @@ def measure(game_name: str, players: int, seconds: float, seed: int = 1) -> dict
         while state.to_act is not None:
             legal = state.legal_actions()
             if talk:
-                legal = [a for a in legal if a not in talk] or legal
+                legal = _moves(legal, talk) or legal
             state = state.apply(legal[pool[i & _POOL_MASK] % len(legal)])
             i += 1
         elapsed += clock() - t0
@@ -201,11 +202,30 @@ def _collect_pairs(state: State, pool: list[int], pairs: list[tuple[State, int]]
     talk = state.game.info.message_actions
     while state.to_act is not None and len(pairs) < SAMPLE_CAP:
         legal = state.legal_actions()
-        legal = [a for a in legal if a not in talk] or legal
+        legal = _moves(legal, talk) or legal
         action = legal[pool[i & _POOL_MASK] % len(legal)]
         pairs.append((state, action))
         state = state.apply(action)
         i += 7  # a different slice of the pool from the timed run's
+
+
+_RANGES: dict[frozenset[int], tuple[int, int] | None] = {}
+
+
+def _moves(legal: list[int], talk: frozenset[int]) -> list[int]:
+    """The legal actions without the talk.  Legal lists are sorted and every game's talk
+    ids are one contiguous range, so two bisections do it (a scan of a hundred message
+    ids would cost more than the move itself)."""
+    if not talk:
+        return legal
+    if talk not in _RANGES:
+        lo, hi = min(talk), max(talk)
+        _RANGES[talk] = (lo, hi) if hi - lo + 1 == len(talk) else None
+    span = _RANGES[talk]
+    if span is None:
+        return [a for a in legal if a not in talk]
+    lo, hi = span
+    return legal[: bisect.bisect_left(legal, lo)] + legal[bisect.bisect_right(legal, hi) :]
 
 
 def _per_call_us(pairs: list[tuple[State, int]], call: Any, budget: float) -> float:
