@@ -1109,10 +1109,16 @@ class TrionfettiState(MatchState):
         elif a == PEEK:
             new._x = (x[0], x[1], True, *x[3:])
             new._ev = (self._ev, _K_PEEK, actor, _leftover(self._d))
-        else:  # SHOW
+        else:  # SHOW: the previous deal's cards left, then the hand (two log nodes)
             cards = self._showable(actor)
+            late = cards & x[0][actor]
+            ev = self._ev
+            if late:
+                ev = (ev, _K_SHARE, actor, late, "shown_previous")
+            if cards & ~late:
+                ev = (ev, _K_SHARE, actor, cards & ~late, "shown")
             new._x = _shared(x, actor, cards)
-            new._ev = (self._ev, _K_SHARE, actor, cards, "shown")
+            new._ev = ev
         return new
 
     def _set_ranking(self, seat: int, ranking: Ranking | None) -> TrionfettiState:
@@ -1254,8 +1260,14 @@ class TrionfettiState(MatchState):
                 actions.append({"seat": node[2], "action": "show_bottom"})
             elif kind == _K_PEEK and game.options["dealer_peek_deal4"] == "opt_in":
                 actions.append({"seat": node[2], "action": "peek"})
-            elif kind == _K_SHARE and node[4] == "shown":
+            elif kind == _K_SHARE and node[4] == "shown_previous":
                 actions.append({"seat": node[2], "action": "show"})
+            elif kind == _K_SHARE and node[4] == "shown":
+                before = node[0]
+                if not (
+                    before[1] == _K_SHARE and before[2] == node[2] and before[4] == "shown_previous"
+                ):
+                    actions.append({"seat": node[2], "action": "show"})
         record = game.make_record(self, None, deals, actions)
         if first is not None:
             setup: JSON = {}
@@ -1695,7 +1707,12 @@ def _build(game: TrionfettiGame, obs: Mapping[str, Any], rng: Rng) -> Trionfetti
         # A partner's shown cards that it has not played since are still in its hand
         # (shown earlier in the smazzata: only if dealt in this deal, i.e. shown after it).
         for i, e in enumerate(log):
-            if e["type"] == "share" and e["seat"] != seat and i > first:
+            if (
+                e["type"] == "share"
+                and e["seat"] != seat
+                and i > first
+                and e["reason"] in ("vega_pending", "vega_accepted", "shown")
+            ):
                 for c in e["cards"]:
                     card = parse(c)
                     if not played_now[e["seat"]] >> card & 1:
