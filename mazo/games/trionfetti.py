@@ -41,8 +41,8 @@ id       action
 
 Outside the int space (strings for :meth:`TrionfettiState.apply`): a custom ranking
 ``rank <levels as JSON>`` (a list of ``{"rank": "K", "suits": "E"}`` strongest first, or
-strings ``"K"`` for all four suits and ``"K(BCO)"``), and free talk ``tell <text>`` (to the
-partner) and ``say <text>`` (to the table).
+strings ``"K"`` for all four suits, ``"KE"`` for one card and ``"K(BCO)"``), and free
+talk ``tell <text>`` (to the partner) and ``say <text>`` (to the table).
 
 Decisions where the rules file leaves room (see also docs/trionfetti.md)
 ------------------------------------------------------------------------
@@ -282,6 +282,8 @@ def _level_from(item: Any, index: int) -> Level:
         text = item.strip().upper()
         if "(" in text and text.endswith(")"):
             rank, suits = text[:-1].split("(", 1)
+        elif len(text) > 1 and text[-1] in SUITS and text[:-1] in (*RANKS, "A"):
+            rank, suits = text[:-1], text[-1]  # one card: "KE"
         else:
             rank, suits = text, SUITS
     elif isinstance(item, Mapping):
@@ -1143,8 +1145,9 @@ class TrionfettiState(MatchState):
             x = self._x
             for s in (1 - team, 3 - team):
                 cards = self._h >> s * 52 & _FULL
-                ev = (ev, _K_SHARE, s, cards, "vega_pending")
-                x = _shared(x, s, cards)
+                if cards:
+                    ev = (ev, _K_SHARE, s, cards, "vega_pending")
+                    x = _shared(x, s, cards)
             new._x = x
         new._ev = ev
         return new
@@ -1163,8 +1166,9 @@ class TrionfettiState(MatchState):
             x = self._x
             for s in (team, team + 2):  # the callers now see each other's hands too
                 cards = self._h >> s * 52 & _FULL
-                ev = (ev, _K_SHARE, s, cards, "vega_accepted")
-                x = _shared(x, s, cards)
+                if cards:
+                    ev = (ev, _K_SHARE, s, cards, "vega_accepted")
+                    x = _shared(x, s, cards)
             new._x = x
         new._ev = ev
         return new
