@@ -36,7 +36,9 @@ __all__ = [
     "card_name",
     "card_value",
     "escoba_action_label",
+    "prepare_events",
     "rank_labels",
+    "rank_name",
     "render_choices",
     "render_event",
     "render_observation",
@@ -104,6 +106,17 @@ def suit_name(suit: str, lang: str = "en") -> str:
     return _SUITS.get(lang, _SUITS["en"]).get(suit.upper(), suit)
 
 
+def rank_name(rank: str, lang: str = "en") -> str:
+    """A rank in words where it has a name: ``K`` -> ``king``, ``re``, ``rey``; ``7``
+    stays ``7`` in English.
+
+    >>> rank_name("K", "it"), rank_name("1"), rank_name("7")
+    ('re', 'ace', '7')
+    """
+    rank = rank.strip().upper()
+    return _RANKS.get(lang, _RANKS["en"]).get(rank, rank)
+
+
 def card_name(code: str, lang: str = "en") -> str:
     """The card's name in words: ``7O`` -> ``7 of coins``, ``sette di denari``..."""
     rank, suit = _split(code)
@@ -131,15 +144,17 @@ def card_label(
 
 def default_language(game: str, options: Mapping[str, Any]) -> str:
     """The language of card names when the user chose none: a Spanish pack speaks Spanish
-    (Escoba's default pack, and always Envite Canario's).
+    (Escoba's default pack, and always Envite Canario's), the Venetian Trionfetti Italian.
 
     >>> default_language("escoba", {"deck_style": "spanish"}), default_language("briscola", {})
     ('es', 'en')
-    >>> default_language("envite", {})
-    'es'
+    >>> default_language("envite", {}), default_language("trionfetti", {})
+    ('es', 'it')
     """
     if game == "envite":
         return "es"
+    if game == "trionfetti":
+        return "it"
     return "es" if game == "escoba" and options.get("deck_style") == "spanish" else "en"
 
 
@@ -233,6 +248,17 @@ def _seat_at(view: View, seats: Sequence[int], leader: int, pos: int) -> int:
     return (leader + pos) % view.players
 
 
+def prepare_events(events: Sequence[JSON], game: str) -> list[dict[str, Any]]:
+    """A seat's log ready for :func:`render_event`: Trionfetti's events gain what their
+    sentences need from earlier ones (the ranking kept, the vega value answered, trick
+    numbers and ties); other games' events are returned as they are."""
+    if game == "trionfetti":
+        from mazo.render_trionfetti import annotate_events
+
+        return annotate_events(events)
+    return [dict(e) for e in events]
+
+
 def render_event(event: JSON, view: View, seats: Sequence[int] | None = None) -> str | None:
     """One log event as a sentence, or None for bookkeeping the viewer need not read.
 
@@ -246,6 +272,10 @@ def render_event(event: JSON, view: View, seats: Sequence[int] | None = None) ->
         from mazo.render_envite import render_envite_event
 
         return render_envite_event(event, view)
+    if view.game == "trionfetti":
+        from mazo.render_trionfetti import render_trionfetti_event
+
+        return render_trionfetti_event(event, view)
     if kind == "play":
         seat = event["seat"]
         return f"{view.seat(seat)} {view.verb(seat, 'play', 'plays')} {view.card(event['card'])}."
@@ -360,6 +390,10 @@ def render_choices(obs: JSON, view: View) -> list[str]:
         from mazo.render_envite import envite_choices
 
         return envite_choices(obs, view, messages=True)
+    if obs.get("game") == "trionfetti":
+        from mazo.render_trionfetti import trionfetti_choices
+
+        return trionfetti_choices(obs, view, messages=True)
     trump_suit = obs.get("trump_suit")
     out = []
     for i, action in enumerate(obs.get("legal_actions", []), 1):
@@ -390,6 +424,10 @@ def render_observation(obs: JSON, view: View, show_hand: bool = True) -> str:
         from mazo.render_envite import render_envite_observation
 
         return render_envite_observation(obs, view, show_hand)
+    if obs.get("game") == "trionfetti":
+        from mazo.render_trionfetti import render_trionfetti_observation
+
+        return render_trionfetti_observation(obs, view, show_hand)
     lines: list[str] = []
     seats = list(obs.get("seats") or range(view.players))
     players = len(seats)

@@ -18,12 +18,14 @@ from typing import Any
 from mazo.core.errors import IllegalActionError, InvalidActionError, MazoError, RulesError
 from mazo.core.game import Game, State
 from mazo.core.rng import derive_seed
+from mazo.games.trionfetti import PRESETS
 from mazo.render import (
     CARD_STYLES,
     LANGUAGES,
     View,
     default_language,
     escoba_action_label,
+    prepare_events,
     rank_labels,
     render_choices,
     render_event,
@@ -42,6 +44,7 @@ from .common import (
 
 __all__ = ["HELP", "Quit", "Session", "add_parser", "run"]
 
+PRESET_IDS = frozenset(PRESETS)
 DEFAULT_BOT = "heuristic"
 FALLBACK_BOT = "random"
 PAUSES = ("trick", "card", "never")
@@ -56,9 +59,14 @@ ALIASES = {
         "r": "raise",
         "play": "tumbo_play",
         "decline": "tumbo_decline",
-    }
+    },
+    "trionfetti": {"k": "keep", "v": "vega", "a": "accept"},
 }
 """Short words a game accepts at the prompt, beside its action strings."""
+BOT_MESSAGES = 1
+"""Trionfetti: messages a bot may send between two moves of the game.  The engine lets a
+seat send each of its 140 claims once per move, which a random bot would do; on screen
+one is enough to show what it says."""
 
 EPILOG = """\
 examples:
@@ -73,11 +81,14 @@ examples:
   mazo play envite --players 8                      # Envite Canario, you and 3 partners
   mazo play envite --setup '{"scores": [11, 7]}'    # start with your team at tumbo
   mazo play envite --pause card                     # chance to call envio before every card
+  mazo play trionfetti                              # Trionfetti: you and seat 2 against 1 and 3
+  mazo play trionfetti -o points_to_win_game=5 -o games_to_win_match=1   # a short match
 
 at your turn type the number of a choice (1, 2, ...) or a card code such as 7o, kb or
 ae (A for 1; suits O coins, C cups, E swords, B batons); in Escoba a capture is the
 card and what it takes, 7o+5c+3b (any order); in Envite also envio, accept, fold,
-raise, tumbo_play, tumbo_decline and the team messages ('m' lists them); '?' lists the
+raise, tumbo_play, tumbo_decline and the team messages ('m' lists them); in Trionfetti
+also keep, rank <preset or levels>, vega, accept, refuse and talk ('m'); '?' lists the
 other commands, 'q' or Ctrl-D leaves (the record is written first when --save is given).
 
 Envite: you may call envio out of turn; the game stops for it at your own turns, when
@@ -88,7 +99,8 @@ your team must answer a proposal or decide at tumbo, and at the pauses --pause c
 HELP = """\
 Commands at your turn:
   1, 2, ...          take the numbered choice
-  7o, KB, ae         play a card by its code: rank 1-7 J Q K (A = 1), suit O C E B
+  7o, KB, ae         play a card by its code: rank 1-7 J Q K (A = 1; Trionfetti also
+                     8 9 10), suit O C E B
                      (Escoba: a card with several captures lists them to choose from)
   7o+5c+3b           Escoba: play 7O and take 5C and 3B (any order, any case)
   signal <meaning>   a partner signal, when offered (also by number)
@@ -100,9 +112,28 @@ Commands at your turn:
                      Envite: your team's decision at tumbo (11 stones)
   signal <kind>, consult <intent>
                      Envite: a message to your partners; m lists them by number
+  keep (k), rank <preset>
+                     Trionfetti, as the cutter: keep the ranking in force or set a preset
+  rank K Q J 10 9 8 7 6 5 4 3 2 1
+                     Trionfetti: a custom ranking, levels strongest first; a rank alone
+                     is its four suits, KE one suit, K(BCO) several suits (equal);
+                     every card exactly once; or rank [levels as JSON]
+  vega (v)           Trionfetti: call vega on your turn, before playing your card
+  accept (a), refuse Trionfetti: answer a vega for your team (even out of turn)
+  signal KE, signal K, signal strong, announce have
+                     Trionfetti: a claim to your partner (signal) or to the table
+                     (announce): a card, a rank, or have, nothing, strong, weak, want_vega
+  tell <text>, say <text>
+                     Trionfetti: free talk to your partner, or to the table; m shows
+                     what the talk window allows now
+  show_bottom, peek, show
+                     Trionfetti, with the opt-in options: see the bottom card, look at
+                     the four cards left (dealer, deal 4), show your partner your cards
+                     (when show is offered it shares; s shows the table)
   Enter, c           at a pause (Envite): let the game go on
   s, show            show the table again
-  t, tricks          the tricks played so far in this deal (Escoba: this hand's plays)
+  t, tricks          the tricks played so far in this deal (Escoba: this hand's plays;
+                     Trionfetti: this smazzata's tricks)
   ?, help            this help
   q, quit            leave the match (Ctrl-D too); --save writes the record first"""
 
@@ -164,8 +195,9 @@ def add_parser(subparsers: Any) -> None:
         default="trick",
         help=(
             "when the game stops for a call you may make out of turn while bots play "
-            "(Envite's envio): before each trick (default), before every card a bot plays, "
-            "or never (only at your own turns and answers)"
+            "(Envite's envio; Trionfetti's show_bottom, peek, show): before each trick "
+            "(default), before every card a bot plays, or never (only at your own turns and "
+            "answers)"
         ),
     )
     p.add_argument(
@@ -178,7 +210,10 @@ def add_parser(subparsers: Any) -> None:
         "--lang",
         choices=LANGUAGES,
         default=None,
-        help=("language of card names (default: es for Envite and Escoba's Spanish pack, else en)"),
+        help=(
+            "language of card names (default: es for Envite and Escoba's Spanish pack, it for "
+            "Trionfetti, else en)"
+        ),
     )
     p.add_argument("--list-options", action="store_true", help="list the game's options and exit")
 
@@ -228,6 +263,8 @@ class Session:
         self.setup = dict(setup) if setup else None
         self.pause = pause
         self.paused: set[tuple[Any, ...]] = set()
+        self.bot_talk: dict[int, tuple[tuple[Any, ...], int]] = {}
+        self.talked: tuple[Any, ...] | None = None
         self.held: list[dict[str, Any]] = []
         self.bots = dict(bots)
         self.seed = seed
@@ -323,7 +360,7 @@ class Session:
         seen = 0
         try:
             while True:
-                events = events_for(state, self.seat)
+                events = prepare_events(events_for(state, self.seat), game.name)
                 self.show_events(events[seen:])
                 seen = len(events)
                 actor = state.to_act
@@ -353,33 +390,76 @@ class Session:
     def bot_turn(self, state: State, seat: int) -> State:
         bot = self.bots[seat]
         try:
-            action = bot.choose(state.observation(seat))
-            return state.apply(action, seat=seat)
+            obs = self.bot_observation(state, seat)
+            action = bot.choose(obs)
+            new = state.apply(action, seat=seat)
         except (MazoError, ValueError, TypeError, KeyError) as err:
             raise _BotFailure(
                 f"the {self.bot_names[seat]} bot at seat {seat} failed: {err}"
             ) from err
+        if self.game.name == "trionfetti" and _is_message(self.game.action_to_string(action)):
+            key = _pause_key(obs)
+            before = self.bot_talk.get(seat)
+            count = before[1] + 1 if before is not None and before[0] == key else 1
+            self.bot_talk[seat] = (key, count)
+        return new
+
+    def bot_observation(self, state: State, seat: int) -> dict[str, Any]:
+        """The bot's observation; in Trionfetti without the messages once the bot has
+        said :data:`BOT_MESSAGES` things since the last move of the game (a smaller set of
+        legal actions, never another seat's information)."""
+        obs: dict[str, Any] = state.observation(seat)
+        if self.game.name != "trionfetti":
+            return obs
+        said = self.bot_talk.get(seat)
+        if said is None or said[0] != _pause_key(obs) or said[1] < BOT_MESSAGES:
+            return obs
+        moves = [a for a in obs.get("legal_actions") or [] if not _is_message(a)]
+        return {**obs, "legal_actions": moves} if moves else obs
 
     def human_turn(self, state: State, obs: Mapping[str, Any] | None = None) -> State:
         """The human's move: their turn, or an answer their team owes (out of turn)."""
         out = self.out
         if obs is None:
             obs = state.observation(self.seat)
-        if state.to_act != self.seat:
-            out.line()
-            out.line(
-                f"{self.view.seat(state.to_act)} is asked first, but you may answer for your team:",
-                style="bold",
-            )
-        self.show_table(obs)
+        key = (_pause_key(obs), tuple(obs.get("hand") or ()))
+        if self.game.name == "trionfetti" and key == self.talked:
+            # The human just talked: same table, only the choices again.
+            for text in self._choices(obs):
+                out.line(text)
+        else:
+            if state.to_act != self.seat:
+                out.line()
+                out.line(
+                    f"{self.view.seat(state.to_act)} is asked first, but you may answer for "
+                    "your team:",
+                    style="bold",
+                )
+            self.show_table(obs)
+        self.talked = None
         while True:
             choice = self.ask(obs)
             if choice is None or choice == CONTINUE:
                 continue
             try:
-                return state.apply(choice, seat=self.seat)
+                new = state.apply(choice, seat=self.seat)
             except (IllegalActionError, InvalidActionError) as err:
                 out.line(f"Not allowed: {err}", style="red")
+                if (
+                    isinstance(choice, str)
+                    and choice.startswith("rank ")
+                    and obs.get("phase") == "ranking"
+                ):
+                    out.line(
+                        "A ranking lists every card once, in levels of one rank, strongest "
+                        "first: e.g. rank K Q J 10 9 8 7 6 5 4 3 2 1, or rank KE QE JE 3 4 2 1 "
+                        "10 9 8 7 6 5 K(BCO) Q(BCO) J(BCO)."
+                    )
+                continue
+            label = choice if isinstance(choice, str) else self.game.action_to_string(choice)
+            if _is_message(label):
+                self.talked = key
+            return new
 
     # -- out-of-turn calls (Envite's envío) -----------------------------------------------
 
@@ -408,12 +488,17 @@ class Session:
         view = self.view
         to_act = state.to_act
         trick = list(obs.get("trick") or [])
-        number = len(obs.get("tricks") or []) + 1
+        if "tricks" in obs:
+            number = len(obs.get("tricks") or []) + 1
+        else:  # Trionfetti counts tricks won, not a list of tricks
+            number = sum(obs.get("tricks_won") or []) + 1
         what = "leads" if not trick else "plays"
         out.line()
         out.line(f"Trick {number}: {view.seat(to_act, False)} {what} next.", style="bold")
         for text in self._table_lines(obs):
-            if text.startswith(("Bet:", "Proposal:", "Tumbo", "Tricks won", "Your hand")):
+            if text.startswith(
+                ("Bet:", "Proposal:", "Tumbo", "Tricks won", "Your hand", "Ranking", "Vega")
+            ):
                 out.line(text)
         out.line("You may call now (out of turn), or go on:", style="bold")
         out.line(f"  1) continue — let {view.seat(to_act, False)} play")
@@ -430,7 +515,8 @@ class Session:
             except (IllegalActionError, InvalidActionError) as err:
                 out.line(f"Not allowed: {err}", style="red")
                 continue
-            if _is_message(self.game.action_to_string(choice)):
+            label = choice if isinstance(choice, str) else self.game.action_to_string(choice)
+            if _is_message(label):
                 self.paused.discard(_pause_key(obs))  # a message: the pause comes back
             return new
 
@@ -441,17 +527,26 @@ class Session:
             from mazo.render_envite import ordered_actions
 
             return ordered_actions(legal)
+        if self.game.name == "trionfetti":
+            from mazo.render_trionfetti import ordered_actions as trionfetti_order
+
+            return trionfetti_order(legal, list(obs.get("ranking") or []))
         return legal
 
-    def ask(self, obs: Mapping[str, Any], pause: bool = False) -> int | None:
-        """Read one line; an action id, :data:`CONTINUE` (at a pause), or None after a
-        command or a mistake.  At a pause choice 1 is "continue" and the others shift."""
+    def ask(self, obs: Mapping[str, Any], pause: bool = False) -> int | str | None:
+        """Read one line; an action id (or, in Trionfetti, an action string outside the
+        id space: a custom ranking, free talk), :data:`CONTINUE` (at a pause), or None
+        after a command or a mistake.  At a pause choice 1 is "continue" and the others
+        shift."""
         legal = self.choices(obs)
+        allowed = list(obs.get("legal_actions") or [])
         offset = 1 if pause else 0
         count = len(legal) + offset
         numbers = "1" if count == 1 else f"1-{count}"
         if pause:
             prompt = f"Call or continue [{numbers}, Enter continue, ? help, q quit]: "
+        elif obs.get("phase") == "ranking":
+            prompt = f"Your choice [{numbers}, rank <levels>, ? help, q quit]: "
         else:
             prompt = f"Your move [{numbers}, card code, ? help, q quit]: "
         try:
@@ -471,7 +566,25 @@ class Session:
         alias = ALIASES.get(self.game.name, {}).get(word)
         if alias is not None:
             word = text = alias
-        if word in ("m", "messages") and any(_is_message(a) for a in legal):
+        if self.game.name == "trionfetti":
+            head, _, rest = text.strip().partition(" ")
+            head = head.lower()
+            if head in ("tell", "say") and rest.strip():
+                return f"{head} {rest.strip()}"
+            if head == "rank" and rest.strip() and rest.strip().lower() not in PRESET_IDS:
+                from mazo.render_trionfetti import custom_ranking_action
+
+                return custom_ranking_action(rest)
+        if (
+            word in ("m", "messages")
+            and self.game.name == "trionfetti"
+            and not any(_is_message(a) for a in allowed)
+        ):
+            from mazo.render_trionfetti import talk_text
+
+            self.out.line(f"No talk now: {talk_text(obs)}.")
+            return None
+        if word in ("m", "messages") and any(_is_message(a) for a in allowed):
             self.show_messages(obs, offset)
             return None
         if word in ("q", "quit", "exit"):
@@ -479,7 +592,7 @@ class Session:
         if word in ("?", "h", "help"):
             self.out.line(HELP)
             return None
-        if word in ("s", "show", "table"):
+        if word in ("s", "show", "table") and not (word == "show" and "show" in allowed):
             self.show_table(obs, pause=pause)
             return None
         if word in ("t", "tricks", "history"):
@@ -503,7 +616,7 @@ class Session:
             self.out.line(f"Not understood: {err}. Type ? for help.", style="red")
             return None
         label = self.game.action_to_string(action)
-        if label not in legal:
+        if label not in allowed:
             matches = self.by_cards(text, legal)
             if matches:
                 return self.pick(matches, obs)
@@ -515,6 +628,8 @@ class Session:
             else:
                 why = f"You do not hold {label}"
             listed = [a for a in legal if not _is_message(a)] or legal
+            if _is_message(label) and self.game.name == "trionfetti":
+                why = f"{label} is not allowed now (talk now: {obs.get('talk')})"
             self.out.line(f"{why}; choose from the list ({', '.join(listed)}).", style="red")
             return None
         return action
@@ -559,6 +674,10 @@ class Session:
             from mazo.render_envite import envite_action_label
 
             return envite_action_label(action, obs, self.view)
+        if self.game.name == "trionfetti":
+            from mazo.render_trionfetti import trionfetti_action_label
+
+            return trionfetti_action_label(action, obs, self.view)
         return self.view.card(action) if action in _card_codes(self.game) else action
 
     def _choices(self, obs: Mapping[str, Any], first: int = 1) -> list[str]:
@@ -568,21 +687,46 @@ class Session:
             if not _is_message(action):
                 lines.append(f"{i:>3}) {self._label(action, obs)}")
         if any(_is_message(a) for a in obs.get("legal_actions") or []):
-            lines.append("  m) messages to your team (signs and consultation)")
+            if self.game.name == "trionfetti":
+                what = (
+                    "to your partner or the table"
+                    if obs.get("talk") == "all"
+                    else "to your partner only"
+                )
+                lines.append(f"  m) talk {what}: claims (signal, announce) and free text")
+            else:
+                lines.append("  m) messages to your team (signs and consultation)")
         return lines
 
     def show_messages(self, obs: Mapping[str, Any], offset: int = 0) -> None:
         """The team messages this seat may send now, numbered after the other choices."""
-        self.out.line("Messages to your team (type the number or the words):")
+        out = self.out
+        if self.game.name == "trionfetti":
+            out.line("Talk (claims and talk are never checked; type the number or the words):")
+        else:
+            out.line("Messages to your team (type the number or the words):")
         for i, action in enumerate(self.choices(obs), 1 + offset):
             if _is_message(action):
-                self.out.line(f"{i:>3}) {self._label(action, obs)}")
+                out.line(f"{i:>3}) {self._label(action, obs)}")
+        if self.game.name != "trionfetti":
+            return
+        allowed = list(obs.get("legal_actions") or [])
+        partner = self.view.seat((self.seat + 2) % 4, False)
+        if any(a.startswith("signal ") for a in allowed):
+            out.line(f"  signal <card or rank>  — claim to {partner}, e.g. signal KE, signal 3")
+            out.line(f"  tell <text>            — say anything to {partner}")
+        if any(a.startswith("announce ") for a in allowed):
+            out.line("  announce <card or rank> — the same claim to the whole table")
+            out.line("  say <text>             — say anything to the whole table")
 
     def show_table(self, obs: Mapping[str, Any], pause: bool = False) -> None:
         out = self.out
         out.line()
         if obs.get("game") == "envite":
             self.show_envite_table(obs, pause)
+            return
+        if obs.get("game") == "trionfetti":
+            self.show_trionfetti_table(obs, pause)
             return
         hand = obs.get("hand") or []
         # Escoba always shows the hand with its values; its choices say what each takes.
@@ -615,9 +759,36 @@ class Session:
         for text in lines:
             out.line(text, style="cyan" if "[trump" in text else None)
 
+    def show_trionfetti_table(self, obs: Mapping[str, Any], pause: bool) -> None:
+        """Trionfetti: the table (the ranking in force always on it), then the choices:
+        the ranking at the cut, cards and vega in play, answers to a vega; talk behind
+        ``m``."""
+        out = self.out
+        for i, text in enumerate(self._table_lines(obs)):
+            bold = i == 0 or text.startswith(("Your hand", "Ranking", "Vega pending"))
+            out.line(text, style="bold" if bold else None)
+        if pause:
+            out.line("You may act now (out of turn), or go on:", style="bold")
+            out.line(f"  1) continue — let {self.view.seat(obs.get('to_act'), False)} play")
+            lines = self._choices(obs, first=2)
+        else:
+            out.line("Your choices:", style="bold")
+            lines = self._choices(obs)
+        for text in lines:
+            out.line(text)
+        if obs.get("phase") == "ranking" and not pause:
+            out.line(
+                "  or type rank <levels, strongest first>: a rank alone is its four suits, "
+                "KE one suit, K(BCO) several; e.g. rank KE QE JE 3 4 2 1 10 9 8 7 6 5 K(BCO) "
+                "Q(BCO) J(BCO), or rank [levels as JSON]"
+            )
+
     def show_tricks(self, obs: Mapping[str, Any]) -> None:
         if obs.get("game") == "escoba":
             self.show_history(obs)
+            return
+        if obs.get("game") == "trionfetti":
+            self.show_smazzata(obs)
             return
         tricks = obs.get("tricks") or []
         if not tricks:
@@ -633,6 +804,28 @@ class Session:
             points = f", {t['points']} pts" if "points" in t else ""
             self.out.line(f"  {i:>2}. {plays} -> {self.view.seat(t['winner'], False)}{points}")
 
+    def show_smazzata(self, obs: Mapping[str, Any]) -> None:
+        """Trionfetti: the tricks of this smazzata, deal by deal (its cards stay known)."""
+        deal = 0
+        lines = []
+        for event in prepare_events(obs.get("smazzata_log") or [], "trionfetti"):
+            if event.get("type") == "deal":
+                deal = event.get("deal", 0)
+            elif event.get("type") == "trick":
+                leader = int(event.get("leader", 0))
+                plays = ", ".join(
+                    f"{self.view.seat((leader + j) % 4)} {c}"
+                    for j, c in enumerate(event.get("cards") or [])
+                )
+                lines.append(
+                    f"  deal {deal}, trick {event.get('trick')}: {plays} -> "
+                    f"{self.view.seat(event['winner'], False)}"
+                )
+        if not lines:
+            self.out.line("No trick has been completed in this smazzata yet.")
+        for line in lines:
+            self.out.line(line)
+
     def show_history(self, obs: Mapping[str, Any]) -> None:
         """Escoba: this hand's plays so far, from the observation's ``history``."""
         plays = obs.get("history") or []
@@ -646,7 +839,7 @@ class Session:
     def show_events(self, events: list[dict[str, Any]]) -> None:
         """New log events.  Envite holds team messages back until the next move of the
         game (or the human's prompt), so a partner's run of messages reads as one line."""
-        if self.game.name != "envite":
+        if self.game.name != "envite":  # Trionfetti bots say at most one thing at a time
             for event in events:
                 self.show_event(event)
             return
@@ -685,8 +878,15 @@ class Session:
         elif kind in ("hand_end", "match_end"):
             self.out.line()
             style = "bold magenta"
-        elif kind in ("signal", "consult", "messages"):
+        elif kind in ("signal", "consult", "messages", "announce", "tell", "say"):
             style = "blue"
+        elif kind in ("smazzata", "game_end"):
+            self.out.line()
+            style = "bold magenta" if kind == "game_end" else "bold cyan"
+        elif kind in ("vega", "refuse", "ranking"):
+            style = "bold yellow"
+        elif kind in ("share", "peek", "leftover", "bottom_card", "dealer_draw"):
+            style = "cyan"
         elif kind in ("envio", "raise", "accept", "fold", "tumbo_play", "tumbo_decline"):
             style = "bold yellow"
         elif kind in ("chico", "renuncio"):
@@ -755,13 +955,22 @@ def _bot_names() -> list[str]:
 
 
 def _is_message(action: str) -> bool:
-    """A team message (a sign, a consultation): never a move the game waits for."""
-    return action.startswith(("signal ", "consult "))
+    """A message (a sign, a consultation, Trionfetti's claims and talk): never a move the
+    game waits for."""
+    return action.startswith(("signal ", "consult ", "announce ", "tell ", "say "))
 
 
 def _pause_key(obs: Mapping[str, Any]) -> tuple[Any, ...]:
     """A point of the deal: its number, the tricks done, the cards of the trick so far."""
-    return (obs.get("deal_number"), len(obs.get("tricks") or []), len(obs.get("trick") or []))
+    return (
+        obs.get("deal_number"),
+        obs.get("smazzata"),
+        obs.get("deal"),
+        len(obs.get("tricks") or []),
+        tuple(obs.get("tricks_won") or ()),
+        len(obs.get("trick") or []),
+        obs.get("phase"),
+    )
 
 
 def _must_answer(obs: Mapping[str, Any]) -> bool:

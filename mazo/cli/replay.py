@@ -22,6 +22,7 @@ from mazo.render import (
     LANGUAGES,
     View,
     default_language,
+    prepare_events,
     rank_labels,
     render_event,
     render_observation,
@@ -31,6 +32,8 @@ from .common import Output, events_for, isatty, raw_formatter, seat_or_spectator
 
 __all__ = ["add_parser", "run"]
 
+_MESSAGES = ("signal", "consult", "announce", "tell", "say")
+
 EPILOG = """\
 examples:
   mazo replay match.json                  everything a spectator saw
@@ -38,6 +41,7 @@ examples:
   mazo replay match.json --seat 1 --step  one action at a time (Enter next, q quit)
   mazo replay match.json --all --brief    the whole log, no table between actions
   mazo replay envite.json --seat 1        Envite: seat 1's hand and its team's messages
+  mazo replay trionfetti.json --seat 0    Trionfetti: the ranking, the vega, what partners shared
 
 Interactive stepping is the default on a terminal; when stdin is not a terminal (a pipe,
 a file) or with --all, everything is printed at once.  Exit status 2: the file is not a
@@ -78,7 +82,10 @@ def add_parser(subparsers: Any) -> None:
         "--lang",
         choices=LANGUAGES,
         default=None,
-        help=("language of card names (default: es for Envite and Escoba's Spanish pack, else en)"),
+        help=(
+            "language of card names (default: es for Envite and Escoba's Spanish pack, it for "
+            "Trionfetti, else en)"
+        ),
     )
 
 
@@ -155,7 +162,7 @@ class _Replayer:
 
     def show(self, state: State, index: int, total: int) -> bool:
         """Print this step; False when the viewer saw nothing new."""
-        events = events_for(state, self.seat)
+        events = prepare_events(events_for(state, self.seat), self.view.game)
         new = events[self.seen :]
         self.seen = len(events)
         if not new:
@@ -171,7 +178,7 @@ class _Replayer:
                 style = "bold cyan" if event.get("type") in ("deal", "hand_end") else None
                 out.line(text, style=style)
         # A step that only carried team messages changed nothing on the table.
-        messages_only = all(e.get("type") in ("signal", "consult") for e in new)
+        messages_only = all(e.get("type") in _MESSAGES for e in new)
         if not self.brief and not messages_only:
             table = render_observation(state.observation(self.seat), self.view)
             for line in table.splitlines():

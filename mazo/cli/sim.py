@@ -42,7 +42,8 @@ the 95% interval is the Wilson score interval of the win rate.  The last two col
 are per game: Briscola "card pts/deal" (the card points a side takes in a deal, 120 in
 all) and "deals won" (its mean final score); Escoba "points/hand" and "final score";
 Envite "stones/deal" (stones awarded per deal, 0 for a chico won outright) and "chicos"
-(mean chicos per match).
+(mean chicos per match); Trionfetti "points/deal" (1, or an accepted vega's value) and
+"games" (mean games won per match).
 """
 
 # Per game: what a deal's points and the final score are called in the table.
@@ -50,6 +51,7 @@ _LAST_COLUMNS = {
     "briscola": ("card pts/deal", "deals won"),
     "escoba": ("points/hand", "final score"),
     "envite": ("stones/deal", "chicos"),
+    "trionfetti": ("points/deal", "games"),
 }
 
 

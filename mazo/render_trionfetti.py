@@ -1,0 +1,754 @@
+"""Plain-text rendering of Trionfetti observations, choices and events.
+
+:mod:`mazo.render` sends Trionfetti here (``View.game == "trionfetti"``).  Like the other
+renderers it reads one seat's observation or its share of the log, never a state, so it
+cannot name a card the viewer may not know.
+
+The ranking in force decides every trick and changes with each smazzata, so it is on
+every screen, written strongest level first and separated by ``>``: a bare rank is all
+four suits, ``KE`` one suit, ``K(OCB)`` several suits of one rank (equal strength).
+Trionfetti is a Venetian game: unless the user picks another language the cards read in
+Italian (``KE (re di spade)``).
+
+>>> from mazo.render import View
+>>> view = View(players=4, side_of=(0, 1, 0, 1), viewer=0, lang="it", game="trionfetti")
+>>> from mazo.games.trionfetti import PRESETS, ranking_levels
+>>> ranking_text(ranking_levels(PRESETS["bomba"]), view)
+'KE > QE > JE > 3 > 4 > 2 > 1 > 10 > 9 > 8 > 7 > 6 > 5 > K(OCB) > Q(OCB) > J(OCB)'
+>>> render_trionfetti_event({"type": "play", "seat": 2, "card": "QC"}, view)
+'Seat 2 plays QC (cavallo di coppe).'
+>>> custom_ranking_action("KE QE JE > 3 4 2 1 10 9 8 7 6 5 K(BCO) Q(BCO) J(BCO)")[:61]
+'rank [{"rank": "K", "suits": "E"}, {"rank": "Q", "suits": "E"'
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from mazo.games.trionfetti import PRESETS, ranking_levels
+
+if TYPE_CHECKING:
+    from mazo.render import View
+
+__all__ = [
+    "CLAIM_TEXT",
+    "PRESET_NAMES",
+    "annotate_events",
+    "custom_ranking_action",
+    "is_message",
+    "level_text",
+    "ordered_actions",
+    "ranking_name",
+    "ranking_text",
+    "render_trionfetti_event",
+    "render_trionfetti_observation",
+    "talk_text",
+    "trionfetti_action_label",
+    "trionfetti_choices",
+]
+
+JSON = Mapping[str, Any]
+
+PRESET_NAMES = {
+    "piu_ponto_e_piu_figure": "Più ponto e più figure",
+    "manco_ponto": "Manco ponto",
+    "piu_ponto": "Più ponto",
+    "manco_e_cavalli": "Manco e cavalli",
+    "bomba": "Bomba",
+}
+"""The table names of the five presets (rules §3.3)."""
+
+CLAIM_TEXT = {
+    "have": "I have it",
+    "nothing": "I have nothing",
+    "strong": "my cards are strong",
+    "weak": "my cards are weak",
+    "want_vega": "let's call vega",
+}
+"""What the word claims say; a card or a rank claims "I hold ...".  Never checked."""
+
+WORD_CLAIMS = tuple(CLAIM_TEXT)
+_MESSAGE_TYPES = ("signal", "announce", "tell", "say")
+_SYMBOLS = {"O": "♦", "C": "♥", "E": "♠", "B": "♣"}
+_RECENT = 6  # messages of the deal the table repeats
+_LEVEL = re.compile(r"(10|[1-9]|[AJQK])(?:\(([OCEB]+)\)|([OCEB]+))?")
+
+
+def is_message(action: str) -> bool:
+    """Talk, not a move of the game: ``signal``/``announce`` claims, ``tell``/``say`` text.
+
+    >>> is_message("signal KE"), is_message("say hello"), is_message("vega")
+    (True, True, False)
+    """
+    return action.startswith(("signal ", "announce ", "tell ", "say "))
+
+
+def ordered_actions(legal: Sequence[str], levels: Sequence[JSON] = ()) -> list[str]:
+    """The numbered choices: cards (strongest first under ``levels``, the ranking in
+    force) and calls, then the claims made with a word (``signal have``...), which the
+    ``m`` menu lists.  Card and rank claims (70 per audience) are typed, not numbered.
+
+    >>> ordered_actions(["1O", "KB", "vega", "signal KB", "signal have"], [{"rank": "1",
+    ...                 "suits": "OCEB"}, {"rank": "K", "suits": "OCEB"}])
+    ['1O', 'KB', 'vega', 'signal have']
+    """
+    moves = [a for a in legal if not is_message(a)]
+    if levels:
+        strength = _strength(levels)
+        moves.sort(key=lambda a: strength.get(a, len(strength) + 1))
+    words = [a for a in legal if is_message(a) and a.split(" ", 1)[1] in WORD_CLAIMS]
+    return moves + words
+
+
+# -- rankings ------------------------------------------------------------------------------
+
+
+def level_text(level: JSON, view: View | None = None) -> str:
+    """One level: ``K`` (four suits), ``KE`` (one suit), ``K(OCB)`` (several)."""
+    rank, suits = str(level["rank"]), str(level["suits"])
+    if len(suits) == 4:
+        return rank
+    if view is not None and view.style == "symbol":
+        suits = "".join(_SYMBOLS.get(s, s) for s in suits)
+    return rank + suits if len(suits) == 1 else f"{rank}({suits})"
+
+
+def ranking_text(levels: Sequence[JSON], view: View | None = None) -> str:
+    """A ranking on one line, strongest level first."""
+    return " > ".join(level_text(level, view) for level in levels)
+
+
+def ranking_name(name: str | None) -> str:
+    """``Bomba`` for ``bomba``; ``custom`` for an order that is no preset."""
+    if not name or name == "custom":
+        return "custom"
+    return PRESET_NAMES.get(name, name)
+
+
+def _strength(levels: Sequence[JSON]) -> dict[str, int]:
+    """Card code -> level number, 1 the strongest."""
+    out: dict[str, int] = {}
+    for i, level in enumerate(levels, 1):
+        for suit in str(level["suits"]):
+            out[f"{level['rank']}{suit}"] = i
+    return out
+
+
+def custom_ranking_action(text: str) -> str:
+    """The ``rank ...`` action string for what a person typed after ``rank``.
+
+    A preset id or a JSON list passes through; otherwise the words (separated by spaces,
+    commas or ``>``) are levels strongest first, as the rules write them: ``K`` a rank in
+    all four suits, ``KE`` one suit, ``K(BCO)`` or ``KBCO`` several.  A word that is none
+    of these is passed on as it is, so the engine's own check says what is wrong.
+
+    >>> custom_ranking_action("bomba"), custom_ranking_action('["K"]')
+    ('rank bomba', 'rank ["K"]')
+    >>> custom_ranking_action("ae, 7 > x")
+    'rank [{"rank": "1", "suits": "E"}, {"rank": "7", "suits": "OCEB"}, "x"]'
+    """
+    rest = text.strip()
+    if rest.lower() in PRESETS or rest.startswith("[") or not rest:
+        return f"rank {rest}".rstrip()
+    levels: list[Any] = []
+    for word in (w for w in re.split(r"[\s,>]+", rest) if w):
+        match = _LEVEL.fullmatch(word.upper())
+        if match is None:
+            levels.append(word)
+            continue
+        rank = "1" if match.group(1) == "A" else match.group(1)
+        levels.append({"rank": rank, "suits": match.group(2) or match.group(3) or "OCEB"})
+    return "rank " + json.dumps(levels)
+
+
+def _preset_line(preset: str, view: View) -> str:
+    return f"{ranking_name(preset)}: {ranking_text(ranking_levels(PRESETS[preset]), view)}"
+
+
+# -- observation ---------------------------------------------------------------------------
+
+
+def render_trionfetti_observation(obs: JSON, view: View, show_hand: bool = True) -> str:
+    """The table as one seat sees it: smazzata and deal, points and games, the ranking in
+    force, the bottom card, the cards left at deal 4, the vega, tricks, partner's known
+    cards, messages, the talk window and the hand."""
+    phase = obs.get("phase")
+    levels = list(obs.get("ranking") or [])
+    lines: list[str] = []
+    deal = obs.get("deal", 1)
+    head = f"Smazzata {obs.get('smazzata', '?')} · deal {deal} of 4"
+    if phase == "ranking":
+        head += " (not dealt yet)"
+    head += (
+        f" · dealer: {view.seat(obs.get('dealer'), False)}"
+        f" · cutter: {view.seat(obs.get('cutter'), False)}"
+        f" · mano (leads first): {view.seat(obs.get('eldest'), False)}"
+    )
+    lines.append(head)
+    target = obs.get("points_to_win_game", 20)
+    lines.append(
+        f"Points ({target} win a game): {view.per_side(list(obs.get('scores') or [0, 0]))}"
+    )
+    lines.append(
+        f"Games (first to {obs.get('games_to_win_match', 3)} wins the match): "
+        f"{view.per_side(list(obs.get('games') or [0, 0]))}"
+    )
+    lines.append(
+        f"Ranking in force ({ranking_name(obs.get('ranking_name'))}), strongest first: "
+        f"{ranking_text(levels, view)}"
+    )
+    bottom = obs.get("bottom_card")
+    if bottom:
+        lines.append(f"Bottom card (never dealt this smazzata): {view.card(bottom)}")
+    else:
+        lines.append("Bottom card: not shown (any player may ask to see it: show_bottom)")
+    left = obs.get("leftover")
+    if left:
+        who = (
+            "shown to everyone"
+            if obs.get("leftover_public")
+            else "only you, the dealer, have seen them"
+        )
+        lines.append(f"Cards left after deal 4 ({who}): {view.cards(left)}")
+    if phase == "ranking":
+        cutter = obs.get("cutter")
+        lines.append(
+            f"{view.seat(cutter)} {view.verb(cutter, 'cut', 'cuts')} the pack and "
+            f"{view.verb(cutter, 'choose', 'chooses')} the ranking for this smazzata "
+            "(keep it, a preset or a custom order) before the deal."
+        )
+    else:
+        lines.extend(_vega_lines(obs, view))
+        won = list(obs.get("tricks_won") or [0, 0])
+        lines.append(f"Tricks won (two win the deal): {view.per_side(won)}")
+        lines.extend(_trick_lines(obs, view, levels))
+        lines.extend(_partner_lines(obs, view))
+        said = [_message_brief(m, view) for m in obs.get("messages") or []]
+        if said:
+            more = f"(+{len(said) - _RECENT} earlier) " if len(said) > _RECENT else ""
+            lines.append("Messages this deal: " + more + " · ".join(said[-_RECENT:]))
+        if obs.get("seat") is not None and not obs.get("match_over"):
+            lines.append("Talk now: " + talk_text(obs))
+    if obs.get("match_over"):
+        lines.append("The match is over.")
+    elif obs.get("to_act") is not None:
+        lines.append(f"Waiting for: {view.seat(obs['to_act'], False)}")
+    if show_hand and obs.get("seat") is not None and phase != "ranking":
+        lines.append(f"Your hand: {_hand(obs, view, levels)}")
+    return "\n".join(lines)
+
+
+def _vega_value(obs: JSON) -> int:
+    scores = list(obs.get("scores") or [0, 0])
+    return int(obs.get("points_to_win_game", 20)) - int(max(scores))
+
+
+def _vega_lines(obs: JSON, view: View) -> list[str]:
+    vega = obs.get("vega") or {}
+    pending = vega.get("pending")
+    stake = int(vega.get("stake") or 1)
+    if pending:
+        team = int(pending["team"])
+        value = pending["value"]
+        answer = (
+            "Your team must answer"
+            if obs.get("team_must_answer")
+            else f"{view.side(1 - team)} must answer"
+        )
+        seat = pending["seat"]
+        return [
+            f"Vega pending: {view.seat(seat)} {view.verb(seat, 'call', 'calls')} vega for "
+            f"{view.side(team, False)}, worth {_points(value)}. {answer}: accept (the deal "
+            f"is played for {_points(value)}) or refuse ({view.side(team, False)} scores "
+            "1 point, the deal ends)"
+        ]
+    if vega.get("used"):
+        return [f"Vega accepted: the deal is worth {_points(stake)} (no other vega this deal)"]
+    return [
+        "Vega: not called — the deal is worth 1 point; the seat to play may call it before "
+        f"playing (worth {_points(_vega_value(obs))})"
+    ]
+
+
+def _points(n: Any) -> str:
+    return f"{n} point{'s' * (n != 1)}"
+
+
+def _short(code: str, view: View) -> str:
+    return view.card(code) if view.style == "symbol" else code
+
+
+def _trick_lines(obs: JSON, view: View, levels: Sequence[JSON]) -> list[str]:
+    lines = []
+    done = [e for e in obs.get("deal_log") or [] if e.get("type") == "trick"]
+    if done:
+        parts = []
+        for i, t in enumerate(done, 1):
+            cards = list(t.get("cards") or [])
+            leader = int(t.get("leader", 0))
+            plays = " ".join(_short(c, view) for c in cards)
+            parts.append(
+                f"{i}) {view.seat(leader, False)} led {plays} → {view.seat(t['winner'], False)}"
+            )
+        lines.append("Tricks this deal: " + " · ".join(parts))
+    number = len(done) + 1
+    trick = list(obs.get("trick") or [])
+    if trick:
+        strength = _strength(levels)
+        played = "; ".join(f"{view.seat(t['seat'])} {view.card(t['card'])}" for t in trick)
+        best = min(trick, key=lambda t: strength.get(t["card"], 99))  # first among equals
+        lines.append(
+            f"Trick {number} so far: {played} — best so far: {_short(best['card'], view)} "
+            f"({view.seat(best['seat'], False)})"
+        )
+    elif not obs.get("match_over") and obs.get("to_play") is not None:
+        leader = obs["to_play"]
+        lines.append(
+            f"Trick {number}: nothing played yet ({view.seat(leader, False)} "
+            f"{view.verb(leader, 'lead', 'leads')})"
+        )
+    return lines
+
+
+_SHARE_WHY = {
+    "vega_pending": "while the vega waits",
+    "vega_accepted": "after the vega was accepted",
+    "tricks": "left in hand at the end of a 2-0 deal",
+    "refused": "left in hand after the refused vega",
+    "shown": "shown to you",
+    "shown_previous": "left at the end of the previous deal, shown to you",
+}
+
+
+def _partner_lines(obs: JSON, view: View) -> list[str]:
+    """What the partner's shares told this seat, this smazzata."""
+    seat = obs.get("seat")
+    if seat is None:
+        return []
+    partner = (int(seat) + 2) % 4
+    current = obs.get("deal")
+    deal = 0
+    played: set[str] = set()
+    live: list[str] = []
+    earlier: list[str] = []
+    for e in obs.get("smazzata_log") or []:
+        kind = e.get("type")
+        if kind == "deal":
+            deal = e.get("deal", 0)
+        elif kind == "play" and e.get("seat") == partner and deal == current:
+            played.add(e["card"])
+        elif kind == "share" and e.get("seat") == partner:
+            cards = list(e.get("cards") or [])
+            reason = e.get("reason", "")
+            if deal == current and reason in ("vega_pending", "vega_accepted", "shown"):
+                live += [c for c in cards if c not in live]
+            else:
+                # shown_previous: the cards of the deal before, shown during this one
+                of = deal - 1 if reason == "shown_previous" and deal == current else deal
+                why = _SHARE_WHY.get(reason, reason)
+                earlier.append(f"deal {of}, {why}: {' '.join(_short(c, view) for c in cards)}")
+    out = []
+    name = view.seat(partner)
+    if live:
+        still = [c for c in live if c not in played]
+        text = f"{name} has shown you this deal: {view.cards(still)}"
+        gone = [c for c in live if c in played]
+        if gone:
+            text += f" (played since: {' '.join(_short(c, view) for c in gone)})"
+        out.append(text)
+    if earlier:
+        out.append(f"{name}'s cards known from earlier deals: " + " · ".join(earlier))
+    return out
+
+
+def talk_text(obs: JSON) -> str:
+    """What the talk window allows this seat now, in words."""
+    talk = obs.get("talk")
+    if talk == "all":
+        return "open — to your partner (signal, tell) and to the table (announce, say)"
+    if talk == "partner":
+        return "partner only (signal, tell)"
+    if obs.get("phase") == "vega_pending":
+        return "none — only the answering team may confer while the vega waits"
+    return "none — no talk in the first trick"
+
+
+def _hand(obs: JSON, view: View, levels: Sequence[JSON]) -> str:
+    hand = list(obs.get("hand") or [])
+    if not hand:
+        return "empty"
+    strength = _strength(levels)
+    n = len(levels)
+    hand.sort(key=lambda c: strength.get(c, 99))
+    return ", ".join(f"{view.card(c)} [level {strength.get(c, '?')}/{n}]" for c in hand)
+
+
+def _claim(claim: str, view: View) -> str:
+    if claim in CLAIM_TEXT:
+        return CLAIM_TEXT[claim]
+    if claim[-1:] in "OCEB" and len(claim) >= 2:
+        return f"I hold {view.card(claim)}"
+    from mazo.render import rank_name
+
+    name = rank_name(claim, view.lang)
+    article = "an" if claim == "8" else "a"
+    return f"I hold {article} {claim}" + (f" ({name})" if name != claim else "")
+
+
+def _message_brief(m: JSON, view: View) -> str:
+    kind = m.get("type")
+    seat = m.get("seat")
+    who = view.seat(seat)
+    if kind in ("signal", "tell"):
+        partner = (int(seat or 0) + 2) % 4
+        to = view.seat(partner, False)
+    else:
+        to = "the table"
+    what = f'"{m.get("text", "")}"' if kind in ("tell", "say") else _claim(m.get("claim", ""), view)
+    return f"{who} to {to}: {what}"
+
+
+# -- choices -------------------------------------------------------------------------------
+
+
+def trionfetti_action_label(action: str, obs: JSON, view: View) -> str:
+    """A choice as a person reads it: the card and its level, or the call and its effect.
+
+    >>> from mazo.render import View
+    >>> v = View(players=4, side_of=(0, 1, 0, 1), viewer=0, style="code", game="trionfetti")
+    >>> obs = {"ranking": [{"rank": "K", "suits": "OCEB"}, {"rank": "1", "suits": "OCEB"}],
+    ...        "scores": [12, 15], "points_to_win_game": 20}
+    >>> trionfetti_action_label("1O", obs, v)
+    '1O  [level 2 of 2]'
+    >>> trionfetti_action_label("vega", obs, v)
+    'vega — call vega: accepted, the deal is worth 5 points; refused, your team scores 1'
+    """
+    levels = list(obs.get("ranking") or [])
+    word, _, rest = action.partition(" ")
+    if " " not in action and action[-1:] in "OCEB" and len(action) >= 2:
+        level = _strength(levels).get(action)
+        return view.card(action) + (f"  [level {level} of {len(levels)}]" if level else "")
+    if action == "keep":
+        return (
+            f"keep — keep the ranking in force ({ranking_name(obs.get('ranking_name'))}): "
+            f"{ranking_text(levels, view)}"
+        )
+    if word == "rank" and rest in PRESETS:
+        return f"{action} — {_preset_line(rest, view)}"
+    if action == "vega":
+        return (
+            f"vega — call vega: accepted, the deal is worth {_points(_vega_value(obs))}; "
+            "refused, your team scores 1"
+        )
+    pending = (obs.get("vega") or {}).get("pending") or {}
+    if action == "accept":
+        return f"accept — play the deal for {_points(pending.get('value', '?'))}"
+    if action == "refuse":
+        team = pending.get("team")
+        who = view.side(team, False) if team is not None else "the callers"
+        return f"refuse — {who} scores 1 point and the deal ends"
+    if action == "show_bottom":
+        return "show_bottom — ask to see the bottom card (everyone sees it then)"
+    if action == "peek":
+        return "peek — look at the four cards left (only you, the dealer)"
+    if action == "show":
+        cards = list(obs.get("showable") or [])
+        return f"show — show your partner: {' '.join(cards) if cards else 'your cards'}"
+    if word == "signal":
+        return f"{action} — to your partner: {_claim(rest, view)}"
+    if word == "announce":
+        return f"{action} — to the table: {_claim(rest, view)}"
+    return action
+
+
+def trionfetti_choices(obs: JSON, view: View, messages: bool = False) -> list[str]:
+    """The numbered choices (cards and calls); the word claims after them only with
+    ``messages=True``."""
+    return [
+        f"{i:>3}) {trionfetti_action_label(a, obs, view)}"
+        for i, a in enumerate(
+            ordered_actions(list(obs.get("legal_actions") or []), list(obs.get("ranking") or [])),
+            1,
+        )
+        if messages or not is_message(a)
+    ]
+
+
+# -- events --------------------------------------------------------------------------------
+
+
+def annotate_events(events: Sequence[JSON]) -> list[dict[str, Any]]:
+    """Copies of the events with what a sentence needs from earlier ones: the ranking a
+    ``keep`` kept, the vega value an answer accepts or refuses, each trick's number in
+    its deal, the cards that tied the winner but lost for being played later, and whether
+    a game's end is also the match's."""
+    out: list[dict[str, Any]] = []
+    levels: list[JSON] = []
+    name: str | None = None
+    value: Any = None
+    trick = 0
+    for i, event in enumerate(events):
+        e = dict(event)
+        kind = e.get("type")
+        if kind == "game_end":
+            e["match_over"] = i + 1 < len(events) and events[i + 1].get("type") == "match_end"
+        elif kind == "smazzata":
+            levels, name = list(e.get("ranking") or []), e.get("ranking_name")
+        elif kind == "ranking":
+            if e.get("kept"):
+                e["ranking"], e["ranking_name"] = levels, name
+            else:
+                levels, name = list(e.get("ranking") or []), e.get("ranking_name")
+        elif kind == "deal":
+            trick = 0
+            value = None
+        elif kind == "vega":
+            value = e.get("value")
+        elif kind in ("accept", "refuse"):
+            e.setdefault("value", value)
+        elif kind == "trick":
+            trick += 1
+            e["trick"] = trick
+            cards = list(e.get("cards") or [])
+            pos = (int(e["winner"]) - int(e.get("leader", 0))) % max(len(cards), 1)
+            strength = _strength(levels)
+            if pos < len(cards) and strength:
+                best = strength.get(cards[pos])
+                e["tied"] = [c for c in cards[pos + 1 :] if strength.get(c) == best]
+        out.append(e)
+    return out
+
+
+def render_trionfetti_event(event: JSON, view: View) -> str | None:
+    """One Trionfetti log event as a sentence (or a few lines)."""
+    kind = event.get("type")
+    seat = event.get("seat")
+    if kind == "dealer_draw":
+        return _draw(event, view)
+    if kind == "smazzata":
+        return _smazzata(event, view)
+    if kind == "ranking":
+        return _ranking(event, view)
+    if kind == "deal":
+        dealer, eldest = event.get("dealer"), event.get("eldest")
+        return (
+            f"Smazzata {event.get('smazzata', '?')}, deal {event.get('deal', '?')} of 4: "
+            f"{view.seat(dealer, False)} {view.verb(dealer, 'deal', 'deals')} three cards "
+            f"each; {view.seat(eldest, False)} {view.verb(eldest, 'lead', 'leads')}."
+        )
+    if kind == "play":
+        return f"{view.seat(seat)} {view.verb(seat, 'play', 'plays')} {view.card(event['card'])}."
+    if kind == "trick":
+        return _trick(event, view)
+    if kind == "vega":
+        team = int(event.get("team", 0))
+        value = event.get("value")
+        return (
+            f"{view.seat(seat)} {view.verb(seat, 'call', 'calls')} vega for "
+            f"{view.side(team, False)}: accepted, the deal is worth {_points(value)}; refused, "
+            f"{view.side(team, False)} scores 1 point."
+        )
+    if kind == "accept":
+        team = int(event.get("team", 0))
+        value = event.get("value")
+        worth = f": the deal is now worth {_points(value)}" if value is not None else ""
+        return (
+            f"{view.seat(seat)} {view.verb(seat, 'accept', 'accepts')} the vega for "
+            f"{view.side(team, False)}{worth}."
+        )
+    if kind == "refuse":
+        team = int(event.get("team", 0))
+        return (
+            f"{view.seat(seat)} {view.verb(seat, 'refuse', 'refuses')} the vega for "
+            f"{view.side(team, False)}: {view.side(1 - team, False)} scores 1 point and the "
+            "deal ends."
+        )
+    if kind == "share":
+        return _share(event, view)
+    if kind == "peek":
+        return (
+            f"{view.seat(seat)} (the dealer) {view.verb(seat, 'look', 'looks')} at the four "
+            f"cards left: {view.cards(list(event.get('cards') or []))}."
+        )
+    if kind == "leftover":
+        return (
+            "Second card of the first trick: the dealer lays the four cards left face up: "
+            f"{view.cards(list(event.get('cards') or []))}."
+        )
+    if kind == "bottom_card":
+        return (
+            f"{view.seat(seat)} {view.verb(seat, 'ask', 'asks')} to see the bottom card: "
+            f"{view.card(event['card'])}; it will not be dealt this smazzata."
+        )
+    if kind in _MESSAGE_TYPES:
+        return _message(event, view)
+    if kind == "hand_end":
+        return _hand_end(event, view)
+    if kind == "game_end":
+        champion = event.get("team")
+        text = (
+            f"*** {view.side(champion)} {view.side_verb(champion, 'win', 'wins')} a game! *** "
+            f"Games: {view.per_side(list(event.get('games') or []))}."
+        )
+        if event.get("match_over") is False:
+            text += " Points go back to 0 and the next seat deals a new smazzata."
+        return text
+    if kind == "match_end":
+        winner = event.get("winner")
+        return (
+            f"Match over: {view.side(winner)} {view.side_verb(winner, 'win', 'wins')} the "
+            f"match. Games: {view.per_side(list(event.get('games') or []))}."
+        )
+    return None
+
+
+def _draw(event: JSON, view: View) -> str:
+    rounds = list(event.get("rounds") or [])
+    lines = ["Drawing for the first dealer (the strongest card under the normal ranking):"]
+    for i, rnd in enumerate(rounds, 1):
+        drawn = ", ".join(f"{view.seat(d['seat'])} {view.card(d['card'])}" for d in rnd)
+        label = "" if len(rounds) == 1 else ("Round 1: " if i == 1 else f"Tie, round {i}: ")
+        lines.append(f"  {label}{drawn}")
+    dealer = event.get("dealer")
+    lines.append(f"{view.seat(dealer)} {view.verb(dealer, 'deal', 'deals')} first.")
+    return "\n".join(lines)
+
+
+def _smazzata(event: JSON, view: View) -> str:
+    dealer, cutter = event.get("dealer"), event.get("cutter")
+    lines = [
+        f"Smazzata {event.get('smazzata', '?')}: {view.seat(dealer, False)} "
+        f"{view.verb(dealer, 'shuffle', 'shuffles')} and {view.seat(cutter, False)} "
+        f"{view.verb(cutter, 'cut', 'cuts')}."
+    ]
+    bottom = event.get("bottom_card")
+    if bottom:
+        lines.append(
+            f"Bottom card shown at the cut: {view.card(bottom)} — it will not be dealt this "
+            "smazzata."
+        )
+    else:
+        lines.append("The bottom card is not shown (any player may ask: show_bottom).")
+    levels = list(event.get("ranking") or [])
+    lines.append(
+        f"Ranking in force ({ranking_name(event.get('ranking_name'))}): "
+        f"{ranking_text(levels, view)}"
+    )
+    if "deal" not in event or event.get("deal") == 1:
+        lines.append(
+            f"{view.seat(cutter)} {view.verb(cutter, 'keep', 'keeps')} it or "
+            f"{view.verb(cutter, 'choose', 'chooses')} another before the deal."
+        )
+    return "\n".join(lines)
+
+
+def _ranking(event: JSON, view: View) -> str:
+    seat = event.get("seat")
+    levels = list(event.get("ranking") or [])
+    order = f": {ranking_text(levels, view)}" if levels else ""
+    if event.get("kept"):
+        name = event.get("ranking_name")
+        what = f" ({ranking_name(name)})" if name else ""
+        return f"{view.seat(seat)} {view.verb(seat, 'keep', 'keeps')} the ranking in force{what}."
+    name = event.get("ranking_name")
+    what = f"the ranking {ranking_name(name)}" if name != "custom" else "a custom ranking"
+    return f"{view.seat(seat)} {view.verb(seat, 'set', 'sets')} {what} for this smazzata{order}"
+
+
+def _trick(event: JSON, view: View) -> str:
+    winner = int(event["winner"])
+    cards = list(event.get("cards") or [])
+    pos = (winner - int(event.get("leader", 0))) % max(len(cards), 1)
+    card = f" with {view.card(cards[pos])}" if pos < len(cards) else ""
+    team = event.get("team", view.side_of[winner] if winner < len(view.side_of) else None)
+    number = f" trick {event['trick']}" if "trick" in event else " the trick"
+    text = (
+        f"{view.seat(winner)} {view.verb(winner, 'win', 'wins')}{number}{card} for "
+        f"{view.side(team, False)}"
+    )
+    tied = list(event.get("tied") or [])
+    if tied:
+        ties = " ".join(_short(c, view) for c in tied)
+        text += f" ({ties} {'ties' if len(tied) == 1 else 'tie'} with it but came later)"
+    return text + "."
+
+
+def _share(event: JSON, view: View) -> str | None:
+    if not event.get("cards"):
+        return None  # nothing left in that hand to share
+    seat = event.get("seat")
+    cards = view.cards(list(event.get("cards") or []))
+    reason = event.get("reason", "")
+    if seat == view.viewer:
+        why = {
+            "vega_pending": "while the vega waits",
+            "vega_accepted": "after the vega is accepted",
+            "tricks": "at the end of the deal",
+            "refused": "after the refused vega",
+            "shown": "as you chose",
+            "shown_previous": "left at the end of the previous deal, as you chose",
+        }.get(reason, reason)
+        return f"Your partner sees your cards {why}: {cards}."
+    what = {
+        "vega_pending": "shows you their hand while the vega waits",
+        "vega_accepted": "shows you their hand now that the vega is accepted",
+        "tricks": "shows you the card left in their hand at the end of the deal",
+        "refused": "shows you their unplayed cards after the refused vega",
+        "shown": "shows you their cards",
+        "shown_previous": "shows you the cards left in their hand at the end of the previous deal",
+    }.get(reason, "shows you their cards")
+    return f"{view.seat(seat)} {what}: {cards}."
+
+
+def _message(event: JSON, view: View) -> str:
+    kind = event.get("type")
+    seat = event.get("seat")
+    partner = (int(seat or 0) + 2) % 4
+    if kind in ("tell", "say"):
+        text = event.get("text", "")
+        if kind == "tell":
+            to = view.seat(partner, False)
+            return f'{view.seat(seat)} {view.verb(seat, "tell", "tells")} {to}: "{text}"'
+        return f'{view.seat(seat)} {view.verb(seat, "say", "says")} to the table: "{text}"'
+    claim = _claim(str(event.get("claim", "")), view)
+    if kind == "signal":
+        return (
+            f"{view.seat(seat)} {view.verb(seat, 'signal', 'signals')} to "
+            f"{view.seat(partner, False)}: {claim}."
+        )
+    return f"{view.seat(seat)} {view.verb(seat, 'announce', 'announces')} to the table: {claim}."
+
+
+def _hand_end(event: JSON, view: View) -> str:
+    detail = event.get("detail") or {}
+    team = int(detail.get("team", 0))
+    award = detail.get("award", 1)
+    side = view.side(team)
+    wins = view.side_verb(team, "win", "wins")
+    deal = detail.get("deal", "?")
+    if detail.get("reason") == "refused":
+        head = f"Deal {deal} over: the vega was refused; {view.side(team, False)} {wins} it"
+    else:
+        tw = list(detail.get("tricks_won") or [0, 0])
+        at = f", with the vega accepted at {detail['vega']}" if detail.get("vega") else ""
+        head = (
+            f"Deal {deal} over: {view.side(team, False)} {wins} it, {tw[team]} tricks to "
+            f"{tw[1 - team]}{at}"
+        )
+    before = list(detail.get("scores_before") or [0, 0])
+    total = before[team] + int(award)
+    text = f"{side}: {before[team]} + {_points(award)} = {total}"
+    if detail.get("game_won") == team:
+        text += ": the game"
+    scores = list(detail.get("scores") or [0, 0])
+    games = list(detail.get("games") or [0, 0])
+    return "\n".join(
+        [
+            head + ".",
+            text + ".",
+            f"Points: {view.per_side(scores)} · Games: {view.per_side(games)}.",
+        ]
+    )
