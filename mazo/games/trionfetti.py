@@ -924,6 +924,8 @@ class TrionfettiState(MatchState):
     def _showable(self, seat: int) -> int:
         """Opt-in sharing: the cards ``seat`` may show its partner now and has not."""
         phase = self._m & PHASE_MASK
+        if phase == OVER:
+            return 0
         vega = self._vega
         allowed: int = self._x[0][seat]
         if (phase == VEGA_PENDING and seat % 2 != vega[1]) or (phase == PLAY and vega[0]):
