@@ -20,6 +20,7 @@ HEURISTICS: dict[str, str] = {
     "briscola": "mazo.bots.heuristic.briscola:BriscolaHeuristic",
     "envite": "mazo.bots.heuristic.envite:EnviteHeuristic",
     "escoba": "mazo.bots.heuristic.escoba:EscobaHeuristic",
+    "trionfetti": "mazo.bots.heuristic.trionfetti:TrionfettiHeuristic",
 }
 
 
