@@ -234,6 +234,18 @@ class Game:
     ) -> State:
         raise NotImplementedError
 
+    def _check_pack(self, pack: tuple[int, ...]) -> None:
+        """A given pack must hold the whole deck (games that drop cards override this)."""
+        deck = self.info.deck
+        if len(pack) != deck.size:
+            got = set(pack)
+            missing = [deck.format(c) for c in range(deck.size) if c not in got]
+            shown = " ".join(missing[:8]) + (" ..." if len(missing) > 8 else "")
+            raise RulesError(
+                f"bad deck: {self.name} is dealt from all {deck.size} cards; got {len(pack)}"
+                + (f", missing {shown}" if missing else "")
+            )
+
     def match_winner(self, scores: Sequence[int]) -> int | None:
         """The side that has won with these scores: the single highest, at the target."""
         top = max(scores)
@@ -506,3 +518,22 @@ class MatchState(State):
     def dealer(self) -> int:
         """The dealer of the deal in progress."""
         return self._d.dealer  # type: ignore[no-any-return]
+
+    def events_for(self, seat: int | None) -> list[JSON]:
+        """The log as ``seat`` saw it: events whose ``audience`` leaves it out are dropped."""
+        return [
+            e
+            for e in self.events
+            if e.get("audience") is None or (seat is not None and seat in e["audience"])
+        ]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> MatchState:
+        # A state is an immutable value whose log is a long chain of shared tuples: a copy
+        # shares its parts (a recursive copy of a long match would exceed the recursion
+        # limit, and nothing in a state is ever changed after it is made).
+        new = object.__new__(type(self))
+        for cls in type(self).__mro__:
+            for name in getattr(cls, "__slots__", ()):
+                if hasattr(self, name):
+                    setattr(new, name, getattr(self, name))
+        return new

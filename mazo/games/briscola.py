@@ -381,13 +381,13 @@ class BriscolaGame(Game):
         dealer = self.first_dealer(seed, dealer)
         active = tuple(range(n))
         if packs:
-            self._check_pack(packs[0], active)
+            self._check_dealt_pack(packs[0], active)
         # Deal k is shuffled by Rng(stream_seed(deal_seed, k)): cheap per deal, and a
         # seed's deals never depend on how far an earlier deal went.
         deal_seed = derive_seed(seed, "deals")
         return _start_deal(self, 1, dealer, active, scores, deal_seed, packs, False, None)
 
-    def _check_pack(self, pack: tuple[int, ...], active: tuple[int, ...]) -> None:
+    def _check_dealt_pack(self, pack: tuple[int, ...], active: tuple[int, ...]) -> None:
         want = self.pack_mask(active)
         got = 0
         for card in pack:
@@ -463,7 +463,7 @@ def _start_deal(
     mask = game.pack_mask(active) if len(active) == 2 else game.full_pack
     if packs:
         pack = packs[0]
-        game._check_pack(pack, active)
+        game._check_dealt_pack(pack, active)
         packs = packs[1:]
     else:
         cards = game._pack_lists.get(mask)
@@ -886,15 +886,6 @@ class BriscolaState(MatchState):
     def events(self) -> list[JSON]:
         """The match log.  Signals carry an ``audience``; everything else is public."""
         return [_event_json(self._g, e) for e in _expand(self)]
-
-    def events_for(self, seat: int | None) -> list[JSON]:
-        """The log as ``seat`` saw it: private events of other audiences left out."""
-        out = []
-        for e in self.events:
-            audience = e.get("audience")
-            if audience is None or (seat is not None and seat in audience):
-                out.append(e)
-        return out
 
     def record(self) -> JSON:
         """A JSON-ready record of the match so far (see :mod:`mazo.record`)."""

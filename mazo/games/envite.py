@@ -620,15 +620,6 @@ class EnviteGame(Game):
             self._check_pack(packs[0])
         return _start_deal(self, 1, dealer, scores, games, derive_seed(seed, "deals"), packs, None)
 
-    def _check_pack(self, pack: tuple[int, ...]) -> None:
-        if len(pack) != NUM_CARDS:
-            got = set(pack)
-            missing = [_CODES[c] for c in range(NUM_CARDS) if c not in got]
-            raise RulesError(
-                f"bad deck: Envite is dealt from all 40 cards; got {len(pack)}"
-                + (f", missing {' '.join(missing)}" if missing else "")
-            )
-
     def determinize(self, observation: Mapping[str, Any], rng: Rng) -> EnviteState:
         """A full state consistent with ``observation``; unseen cards dealt at random."""
         return _determinize(self, observation, rng)
@@ -1138,14 +1129,6 @@ class EnviteState(MatchState):
         game = self._g
         return [_event_json(game, node) for node in log_nodes(self._ev)]
 
-    def events_for(self, seat: int | None) -> list[JSON]:
-        """The log as ``seat`` saw it: messages of other audiences left out."""
-        return [
-            e
-            for e in self.events
-            if e.get("audience") is None or (seat is not None and seat in e["audience"])
-        ]
-
     def record(self) -> JSON:
         """A JSON-ready record of the match so far (see :mod:`mazo.record`)."""
         game = self._g
@@ -1198,16 +1181,6 @@ class EnviteState(MatchState):
             self.to_act,
             self._m,
         )
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> EnviteState:
-        # The log is a long chain of immutable tuples: share it instead of recursing
-        # through it (a deep copy of a long match would exceed Python's recursion limit).
-        new = _new_state(EnviteState)
-        for name in EnviteState.__slots__:
-            setattr(new, name, getattr(self, name))
-        new._d = self._d.copy()
-        new._legal = None
-        return new
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, EnviteState):

@@ -327,15 +327,6 @@ class EscobaGame(Game):
             self._check_pack(packs[0])
         return _start_hand(self, 1, dealer, scores, derive_seed(seed, "deals"), packs, None)
 
-    def _check_pack(self, pack: tuple[int, ...]) -> None:
-        if len(pack) != NUM_CARDS:
-            got = set(pack)
-            missing = [_CODES[c] for c in range(NUM_CARDS) if c not in got]
-            raise RulesError(
-                f"bad deck: Escoba uses all 40 cards; got {len(pack)}"
-                + (f", missing {' '.join(missing)}" if missing else "")
-            )
-
     def determinize(self, observation: Mapping[str, Any], rng: Rng) -> EscobaState:
         """A full state consistent with ``observation``; unseen cards dealt at random."""
         return _determinize(self, observation, rng)

@@ -65,7 +65,7 @@ Decisions where the rules file leaves room (see also docs/trionfetti.md)
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
@@ -568,18 +568,6 @@ class TrionfettiGame(Game):
             k,
             draw,
         )
-
-    def _check_pack(self, pack: tuple[int, ...]) -> None:
-        if len(pack) != NUM_CARDS:
-            got = set(pack)
-            missing = [_CODES[c] for c in range(NUM_CARDS) if c not in got]
-            raise RulesError(
-                f"bad deck: Trionfetti deals a smazzata from all 52 cards; got {len(pack)}"
-                + (f", missing {' '.join(missing[:6])}" if missing else "")
-            )
-
-    def _parse_pack(self, pack: Sequence[str | int]) -> tuple[int, ...]:
-        return super()._parse_pack(pack)
 
     def determinize(self, observation: Mapping[str, Any], rng: Rng) -> TrionfettiState:
         """A full state consistent with ``observation``; unseen cards placed at random."""
@@ -1223,14 +1211,6 @@ class TrionfettiState(MatchState):
         """The match log.  Private events carry an ``audience``; the rest is public."""
         return [_event_json(node) for node in log_nodes(self._ev)]
 
-    def events_for(self, seat: int | None) -> list[JSON]:
-        """The log as ``seat`` saw it: private events of other audiences left out."""
-        return [
-            e
-            for e in self.events
-            if e.get("audience") is None or (seat is not None and seat in e["audience"])
-        ]
-
     def record(self) -> JSON:
         """A JSON-ready record of the match so far (see :mod:`mazo.record`)."""
         game = self._g
@@ -1327,16 +1307,6 @@ class TrionfettiState(MatchState):
 
     def __hash__(self) -> int:
         return hash(self._key())
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> TrionfettiState:
-        # The log is a long chain of immutable tuples: share it (a deep copy would recurse
-        # through the whole match).
-        new = _new_state(TrionfettiState)
-        for name in TrionfettiState.__slots__:
-            setattr(new, name, getattr(self, name))
-        new._d = self._d.copy()
-        new._legal = None
-        return new
 
 
 def _shared(x: tuple[Any, ...], seat: int, cards: int) -> tuple[Any, ...]:
