@@ -299,6 +299,12 @@ def _level_from(item: Any, index: int) -> Level:
             raise RulesError(f"{where}: 'rank' and 'suits' are strings, e.g. 'K' and 'E'")
         rank, suits = got_rank.strip().upper(), got_suits.strip().upper()
     elif isinstance(item, list | tuple) and len(item) == 2:
+        second = str(item[1]).strip().upper()
+        if second in RANKS or second == "A":
+            raise RulesError(
+                f"{where} holds ranks {item[0]!r} and {item[1]!r}: a level holds exactly one "
+                "rank (different ranks are never equal, §3.2)"
+            )
         return _level_from({"rank": item[0], "suits": item[1]}, index)
     else:
         raise RulesError(f"{where} must be {{'rank': ..., 'suits': ...}} or a string like 'K'")

@@ -1546,3 +1546,10 @@ def test_record_replay_across_smazzate_games_and_a_setup() -> None:
     assert len(record["deals"]) >= 2
     again = mazo.replay(json.loads(json.dumps(record)))
     assert again == state and again.events == state.events
+
+
+def test_a_level_of_two_ranks_is_refused_as_two_ranks() -> None:
+    """§3.2.1: ["8", "9"] as a level (a pair) names two ranks; the message says so."""
+    levels: list[Any] = [["8", "9"], "K", "Q", "J", "10", "7", "6", "5", "4", "3", "2", "1"]
+    with pytest.raises(mazo.RulesError, match="exactly one rank"):
+        parse_ranking(levels)
