@@ -79,7 +79,7 @@ def test_registry() -> None:
 
 def test_unknown_bot_and_option_are_rules_errors() -> None:
     game = mazo.load_game("briscola", players=2)
-    with pytest.raises(mazo.RulesError, match="heuristic, random"):
+    with pytest.raises(mazo.RulesError, match="heuristic, ismcts, random"):
         mazo.make_bot("minimax", game)
     with pytest.raises(mazo.RulesError, match="signals"):
         mazo.make_bot("heuristic", game, depth=3)

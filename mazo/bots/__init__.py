@@ -10,7 +10,7 @@ local table, behind the server or inside a simulation without leaking anything.
 >>> bot.choose(state.observation(state.to_act)) in state.legal_actions()
 True
 >>> list_bots()
-['heuristic', 'random']
+['heuristic', 'ismcts', 'random']
 """
 
 from __future__ import annotations
@@ -66,10 +66,21 @@ def _make_heuristic(game: Game, seed: int, **options: Any) -> Bot:
     return make_heuristic(game, seed, **options)
 
 
+def _make_ismcts(game: Game, seed: int, **options: Any) -> Bot:
+    from mazo.bots.ismcts import ISMCTSBot
+
+    return ISMCTSBot(game, seed, **options)
+
+
 BOTS: dict[str, BotSpec] = {
     "random": BotSpec("random", "uniform over the legal actions", _make_random),
     "heuristic": BotSpec(
         "heuristic", "hand-written rules of thumb for each game (no search)", _make_heuristic
+    ),
+    "ismcts": BotSpec(
+        "ismcts",
+        "information-set Monte Carlo search over determinized deals (iterations, think_ms)",
+        _make_ismcts,
     ),
 }
 

@@ -1,0 +1,133 @@
+"""The information-set Monte Carlo bot (first slice of issue 6): legal, reproducible, and
+stronger than random where it should be.  No timing is tested (that belongs to bench/)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+import mazo
+from mazo.bots.ismcts import ISMCTSBot, outcome_reward
+from mazo.core.rng import Rng, derive_seed
+from mazo.sim.runner import play_match
+
+CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    ("briscola", {"players": 2}),
+    ("briscola", {"players": 4, "signals_enabled": True}),
+    ("escoba", {"players": 2}),
+    ("escoba", {"players": 4}),
+    ("envite", {"players": 4}),
+    ("envite", {"players": 8, "renuncio_mode": "penalize"}),
+    ("trionfetti", {}),
+    ("trionfetti", {"partner_sharing": "opt_in", "bottom_card_shown": "on_request"}),
+]
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGS, ids=[f"{n}-{o}" for n, o in CONFIGS])
+def test_every_choice_is_legal_for_the_seat_asked(name: str, options: dict[str, Any]) -> None:
+    """Along random matches, the bot is asked for the seat to act and, where another seat
+    may act (an Envite answer or envío, a Trionfetti vega answer), for that seat too; its
+    action is always one of that seat's legal actions, and the observation is untouched."""
+    game = mazo.load_game(name, **options)
+    bot = mazo.make_bot("ismcts", game, seed=7, iterations=6)
+    rng = Rng(11)
+    asked = 0
+    for match in range(2):
+        state = game.new_match(seed=100 + match)
+        for _ in range(400):
+            if state.match_over:
+                break
+            seats = [state.to_act] + [
+                s
+                for s in range(game.players)
+                if s != state.to_act
+                and any(a not in game.info.message_actions for a in state.legal_actions(s))
+            ]
+            seat = seats[rng.randbelow(len(seats))]
+            obs = state.observation(seat)
+            before = json.dumps(obs, sort_keys=True)
+            action = bot.choose(obs)
+            asked += 1
+            assert action in state.legal_actions(seat)
+            assert json.dumps(obs, sort_keys=True) == before
+            state = state.apply(action, seat=seat)
+    assert asked > 20
+
+
+def test_same_seed_same_choices() -> None:
+    game = mazo.load_game("envite", players=4)
+    state = game.new_match(seed=3)
+    obs = state.observation(state.to_act)
+    first = [mazo.make_bot("ismcts", game, seed=5, iterations=30).choose(obs) for _ in range(3)]
+    assert len(set(first)) == 1
+    again = mazo.make_bot("ismcts", game, seed=5, iterations=30)
+    assert again.choose(obs) == first[0]
+
+
+def test_a_single_move_is_played_without_search() -> None:
+    """A seat with one move (talk aside) plays it: Briscola's last card."""
+    game = mazo.load_game("briscola", players=2)
+    state = game.new_match(seed=1)
+    while len(state.legal_actions()) != 1:
+        state = state.apply(state.legal_actions()[0])
+    bot = mazo.make_bot("ismcts", game, seed=1, iterations=1)
+    assert bot.choose(state.observation(state.to_act)) == state.legal_actions()[0]
+
+
+def test_options_are_checked() -> None:
+    game = mazo.load_game("briscola", players=2)
+    assert isinstance(mazo.make_bot("ismcts", game, seed=1), ISMCTSBot)
+    for bad in ({"iterations": 0}, {"iterations": 2.5}, {"think_ms": -1}, {"exploration": "x"}):
+        with pytest.raises(mazo.RulesError, match="ismcts"):
+            mazo.make_bot("ismcts", game, seed=1, **bad)
+    with pytest.raises(mazo.RulesError, match="iterations, think_ms, exploration"):
+        mazo.make_bot("ismcts", game, seed=1, depth=3)
+
+
+def test_a_time_budget_also_gives_a_legal_choice() -> None:
+    game = mazo.load_game("escoba", players=2)
+    state = game.new_match(seed=2)
+    bot = mazo.make_bot("ismcts", game, seed=1, think_ms=20)
+    assert bot.choose(state.observation(state.to_act)) in state.legal_actions()
+
+
+class _Fake:
+    """Just what outcome_reward reads of a state."""
+
+    def __init__(
+        self, scores: list[int], games: list[int], over: bool = False, winner: int | None = None
+    ) -> None:
+        self.scores, self.games, self.match_over, self.winner = scores, games, over, winner
+
+
+def test_outcome_reward() -> None:
+    # Escoba-like: points gained decide; a shared best is half.
+    assert outcome_reward([5, 7], [0, 0], _Fake([8, 8], [0, 0]), 0) == 1.0  # +3 against +1
+    assert outcome_reward([5, 7], [0, 0], _Fake([8, 8], [0, 0]), 1) == 0.0
+    assert outcome_reward([0, 0], [0, 0], _Fake([2, 2], [0, 0]), 1) == 0.5
+    assert outcome_reward([0, 0, 0], [0, 0, 0], _Fake([0, 1, 0], [0, 0, 0]), 1) == 1.0
+    # Envite: a chico resets stones; the chico counts, not the stones.
+    assert outcome_reward([10, 3], [0, 0], _Fake([0, 0], [1, 0]), 0) == 1.0
+    assert outcome_reward([10, 3], [0, 0], _Fake([0, 0], [1, 0]), 1) == 0.0
+    # The match's end decides by its winner (a draw is half).
+    assert outcome_reward([1, 1], [0, 0], _Fake([1, 2], [0, 0], True, 1), 1) == 1.0
+    assert outcome_reward([1, 1], [0, 0], _Fake([1, 1], [0, 0], True, None), 0) == 0.5
+
+
+def test_it_beats_random_at_two_player_briscola() -> None:
+    """Twenty matches, seats swapped: the search wins clearly (no timing involved)."""
+    game = mazo.load_game("briscola", players=2, match_wins_target=2)
+    wins = 0
+    for i in range(20):
+        mine = i % 2
+        bots = [
+            mazo.make_bot("ismcts", game, seed=derive_seed(1, i, s), iterations=60)
+            if s == mine
+            else mazo.make_bot("random", game, seed=derive_seed(1, i, s))
+            for s in range(2)
+        ]
+        wins += play_match(game, bots, seed=derive_seed(2, i)).winner == mine
+    # Seen: 19 or 20 of 20.  Sixteen is far above what random play gives (~10).
+    assert wins >= 16
