@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from mazo.core.cards import DeckSpec
 from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
-from mazo.core.rng import Rng, derive_seed
+from mazo.core.rng import Rng, derive_seed, stream_seed
 
 __all__ = [
     "FIRST_DEALER",
@@ -233,6 +233,17 @@ class Game:
         setup: dict[str, Any],
     ) -> State:
         raise NotImplementedError
+
+    def _next_pack(
+        self, packs: tuple[tuple[int, ...], ...], seed: int, number: int
+    ) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+        """The pack of deal ``number``: the first of the given ``packs`` (checked), else a
+        shuffle drawn from ``stream_seed(seed, number)``; and the packs still to come."""
+        if packs:
+            self._check_pack(packs[0])
+            return packs[0], packs[1:]
+        size = self.info.deck.size
+        return tuple(Rng(stream_seed(seed, number)).shuffled(range(size))), packs
 
     def _check_pack(self, pack: tuple[int, ...]) -> None:
         """A given pack must hold the whole deck (games that drop cards override this)."""
@@ -526,6 +537,18 @@ class MatchState(State):
             for e in self.events
             if e.get("audience") is None or (seat is not None and seat in e["audience"])
         ]
+
+    def _key(self) -> tuple[Any, ...]:
+        """Everything that decides the match's future and what anyone may observe."""
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MatchState:
         # A state is an immutable value whose log is a long chain of shared tuples: a copy

@@ -667,10 +667,6 @@ class BriscolaState(MatchState):
                 return new._close_trick(trick)
         return self._apply_other(action, seat)
 
-    def apply_unchecked(self, action: int) -> BriscolaState:
-        """Search fast path: same as :meth:`apply` (the check is nearly free here)."""
-        return self.apply(action)
-
     # -- transitions ---------------------------------------------------------------
 
     def _apply_other(self, a: int, seat: int | None) -> BriscolaState:
@@ -919,13 +915,8 @@ class BriscolaState(MatchState):
             f"scores {list(d.scores)}>"
         )
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, BriscolaState):
-            return NotImplemented
-        return _key(self) == _key(other)
-
-    def __hash__(self) -> int:
-        return hash(_key(self))
+    def _key(self) -> tuple[Any, ...]:
+        return _key(self)
 
 
 _new_state = object.__new__

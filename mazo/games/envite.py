@@ -88,7 +88,7 @@ from mazo.core.game import (
     log_nodes,
     to_action_id,
 )
-from mazo.core.rng import Rng, derive_seed, stream_seed
+from mazo.core.rng import Rng, derive_seed
 
 __all__ = [
     "ACCEPT",
@@ -616,8 +616,6 @@ class EnviteGame(Game):
         scores = self.check_setup(setup)
         games = tuple(setup.get("games", (0, 0)))
         dealer = self.first_dealer(seed, dealer)
-        if packs:
-            self._check_pack(packs[0])
         return _start_deal(self, 1, dealer, scores, games, derive_seed(seed, "deals"), packs, None)
 
     def determinize(self, observation: Mapping[str, Any], rng: Rng) -> EnviteState:
@@ -654,12 +652,7 @@ def _start_deal(
 ) -> EnviteState:
     """§5: deal three cards each from the seat after the dealer, turn the vira."""
     n = game.players
-    if packs:
-        pack = packs[0]
-        game._check_pack(pack)
-        packs = packs[1:]
-    else:
-        pack = tuple(Rng(stream_seed(seed, number)).shuffled(range(NUM_CARDS)))
+    pack, packs = game._next_pack(packs, seed, number)
     hands = 0
     for k in range(n):
         off = (dealer + 1 + k) % n * 40
@@ -914,10 +907,6 @@ class EnviteState(MatchState):
                         return self._apply_other(action, seat)
                 return self._play(to_act, action, h ^ 1 << (off + action))  # type: ignore[arg-type]
         return self._apply_other(action, seat)
-
-    def apply_unchecked(self, action: int) -> EnviteState:
-        """Search fast path: same as :meth:`apply` (the check is nearly free here)."""
-        return self.apply(action)
 
     # -- transitions -----------------------------------------------------------------
 
@@ -1181,14 +1170,6 @@ class EnviteState(MatchState):
             self.to_act,
             self._m,
         )
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, EnviteState):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
 
 def _end_deal(

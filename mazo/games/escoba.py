@@ -61,7 +61,7 @@ from mazo.core.game import (
     log_nodes,
     to_action_id,
 )
-from mazo.core.rng import Rng, derive_seed, stream_seed
+from mazo.core.rng import Rng, derive_seed
 
 __all__ = ["OPTIONS", "EscobaGame", "EscobaState", "capture_value"]
 
@@ -323,8 +323,6 @@ class EscobaGame(Game):
         _capture_table()
         scores = self.check_setup(setup)
         dealer = self.first_dealer(seed, dealer)
-        if packs:
-            self._check_pack(packs[0])
         return _start_hand(self, 1, dealer, scores, derive_seed(seed, "deals"), packs, None)
 
     def determinize(self, observation: Mapping[str, Any], rng: Rng) -> EscobaState:
@@ -361,12 +359,7 @@ def _start_hand(
     prev: EscobaState | None,
 ) -> EscobaState:
     n = game.players
-    if packs:
-        pack = packs[0]
-        game._check_pack(pack)
-        packs = packs[1:]
-    else:
-        pack = tuple(Rng(stream_seed(seed, number)).shuffled(range(NUM_CARDS)))
+    pack, packs = game._next_pack(packs, seed, number)
     hand = _Hand()
     hand.number = number
     hand.dealer = dealer
@@ -666,14 +659,6 @@ class EscobaState(MatchState):
             self._m,
             self._round,
         )
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, EscobaState):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
 
 def _redeal(state: EscobaState) -> EscobaState:

@@ -82,7 +82,7 @@ from mazo.core.game import (
     log_nodes,
     to_action_id,
 )
-from mazo.core.rng import Rng, derive_seed, stream_seed
+from mazo.core.rng import Rng, derive_seed
 
 __all__ = [
     "CLAIMS",
@@ -554,8 +554,6 @@ class TrionfettiGame(Game):
                 dealer = _draw_winner(draw)
             else:
                 dealer = chosen
-        for pack in packs[:1]:
-            self._check_pack(pack)
         assert dealer is not None
         prev: Any = None
         if draw is not None:
@@ -669,12 +667,7 @@ def _start_smazzata(
 ) -> TrionfettiState:
     """§5.1-2: shuffle, cut, show the bottom card, then the cutter's ranking choice (or,
     for a match placed at deal 2-4 by ``setup``, straight to that deal)."""
-    if packs:
-        pack = packs[0]
-        game._check_pack(pack)
-        packs = packs[1:]
-    else:
-        pack = tuple(Rng(stream_seed(seed, smazzata)).shuffled(range(NUM_CARDS)))
+    pack, packs = game._next_pack(packs, seed, smazzata)
     d = _Deal()
     d.number = number
     d.smazzata = smazzata
@@ -948,10 +941,6 @@ class TrionfettiState(MatchState):
             if self._h & bit:
                 return self._play(to_act, action, self._h ^ bit)  # type: ignore[arg-type]
         return self._apply_other(action, seat)
-
-    def apply_unchecked(self, action: int) -> TrionfettiState:
-        """Search fast path: same as :meth:`apply` (the check is nearly free here)."""
-        return self.apply(action)
 
     # -- transitions --------------------------------------------------------------------
 
@@ -1305,14 +1294,6 @@ class TrionfettiState(MatchState):
             self.to_act,
             self._m,
         )
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, TrionfettiState):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
 
 def _shared(x: tuple[Any, ...], seat: int, cards: int) -> tuple[Any, ...]:
