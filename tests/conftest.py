@@ -302,3 +302,15 @@ def run_cli(
     code = main(argv)
     captured = capsys.readouterr()
     return code, ANSI.sub("", captured.out), ANSI.sub("", captured.err)
+
+
+def bot_choice(state: Any, seat: int | None = None, seed: int = 1, **options: Any) -> str:
+    """The heuristic bot's action for ``seat`` (default: the seat to act), as a string,
+    checked to be one of that seat's legal actions."""
+    from mazo.bots import make_bot
+
+    seat = state.to_act if seat is None else seat
+    bot = make_bot("heuristic", state.game, seed=seed, **options)
+    action = bot.choose(state.observation(seat))
+    assert action in state.legal_actions(seat)
+    return str(state.game.action_to_string(action))

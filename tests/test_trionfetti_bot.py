@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
+from conftest import bot_choice
 
 import mazo
 from mazo.bots import make_bot
@@ -73,13 +74,7 @@ def position(
     return state
 
 
-def choice(state: Any, seat: int | None = None, seed: int = 1, **options: Any) -> str:
-    """The heuristic's action for ``seat`` (default: the seat to act), checked legal."""
-    seat = state.to_act if seat is None else seat
-    bot = make_bot("heuristic", state.game, seed=seed, **options)
-    action = bot.choose(state.observation(seat))
-    assert action in state.legal_actions(seat)
-    return str(state.game.action_to_string(action))
+choice = bot_choice
 
 
 def estimate(state: Any, seat: int | None = None, **options: Any) -> float:

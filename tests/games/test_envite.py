@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 import mazo
+from games.test_envite_cards import ROWS  # §3.3, written out once
 from mazo import IllegalActionError, InvalidActionError
 
 # -- helpers ------------------------------------------------------------------------
@@ -27,30 +28,6 @@ ALL_CARDS = [r + s for s in SUITS for r in RANKS]  # the documented id order (§
 PLAIN_ORDER = "KQJ1765432"  # §3.4, strongest first
 COUNTS = (4, 6, 8, 10, 12)
 
-# §3.3, copied from the rules file: (players, vira suit) -> trumps, strongest first.
-TABLE_3_3 = """
-4 O 2O KO QO JO 1O 7O 6O 5O 4O 3O
-4 C 2C KC QC JC 1C 7C 6C 5C 4C 3C
-4 E 2E KE QE JE 1E 7E 6E 5E 4E 3E
-4 B 2B KB QB JB 1B 7B 6B 5B 4B 3B
-6 O 3B QB JO 2O KO QO 1O 7O 6O 5O 4O 3O
-6 C 3B QB JO 2C KC QC JC 1C 7C 6C 5C 4C 3C
-6 E 3B QB JO 2E KE QE JE 1E 7E 6E 5E 4E 3E
-6 B 3B QB JO 2B KB JB 1B 7B 6B 5B 4B
-8 O 5O 3B QB JO 2O KO QO 1O 7O 6O 4O 3O
-8 C 5O 3B QB JO 2C KC QC JC 1C 7C 6C 5C 4C 3C
-8 E 5O 3B QB JO 2E KE QE JE 1E 7E 6E 5E 4E 3E
-8 B 5O 3B QB JO 2B KB JB 1B 7B 6B 5B 4B
-10 O 2O 5O 3B QB JO KO QO 1O 7O 6O 4O 3O
-10 C 2O 5O 3B QB JO 2C KC QC JC 1C 7C 6C 5C 4C 3C
-10 E 2O 5O 3B QB JO 2E KE QE JE 1E 7E 6E 5E 4E 3E
-10 B 2O 5O 3B QB JO 2B KB JB 1B 7B 6B 5B 4B
-12 O 1O 2O 5O 3B QB JO KO QO 7O 6O 4O 3O
-12 C 1O 2O 5O 3B QB JO 2C KC QC JC 1C 7C 6C 5C 4C 3C
-12 E 1O 2O 5O 3B QB JO 2E KE QE JE 1E 7E 6E 5E 4E 3E
-12 B 1O 2O 5O 3B QB JO 2B KB JB 1B 7B 6B 5B 4B
-"""
-ROWS = [line.split() for line in TABLE_3_3.strip().splitlines()]
 ROW_IDS = [f"{r[0]}p-vira-{r[1]}" for r in ROWS]
 
 
