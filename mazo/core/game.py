@@ -329,6 +329,17 @@ class Game:
         """A full state consistent with one seat's observation, hidden cards sampled."""
         raise NotImplementedError
 
+    def sampler(self, observation: Mapping[str, Any]) -> Callable[[Rng], State]:
+        """``rng -> determinize(observation, rng)``: a search draws thousands of samples
+        from one observation, so a game may read the observation once here (bad input
+        raises here, as ``determinize`` would)."""
+        self.determinize(observation, Rng(0))  # check it once, before any sampling
+
+        def sample(rng: Rng) -> State:
+            return self.determinize(observation, rng)
+
+        return sample
+
     def describe_options(self) -> list[JSON]:
         """Every option with its default and what is allowed (for --help and UIs)."""
         return [
@@ -443,6 +454,12 @@ class State:
     def events_for(self, seat: int | None) -> list[JSON]:
         """The log as ``seat`` saw it (events of other audiences left out)."""
         raise NotImplementedError
+
+    def finished_deal_points(self) -> list[int] | None:
+        """On a ``hand_over`` state, per side, the points of the deal that just ended where
+        they are finer than ``scores`` (Briscola's card points: the scores count deals);
+        None where ``scores`` already tell (and off a deal's end).  Search rewards use it."""
+        return None
 
     def apply_unchecked(self, action: int) -> State:
         """Search fast path: ``action`` must come from ``legal_actions()`` of ``to_act``."""

@@ -52,7 +52,7 @@ Decisions where the rules file leaves room (see also docs/briscola.md)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from mazo.core.cards import LATIN_40, SUITS, iter_bits
@@ -408,6 +408,10 @@ class BriscolaGame(Game):
         """A full state consistent with ``observation``; unseen cards dealt at random."""
         return _determinize(self, observation, rng)
 
+    def sampler(self, observation: Mapping[str, Any]) -> Callable[[Rng], BriscolaState]:
+        """``determinize`` for many samples of one observation: read it once."""
+        return _sampler(self, observation)
+
 
 # Seat hands and won piles are packed in one int each: seat s owns bits [40 s, 40 s + 40).
 _STRIDE = 40
@@ -577,6 +581,17 @@ class BriscolaState(MatchState):
         """The face-up trump indicator of this deal."""
         return _CODES[self._d.indicator]
 
+    @property
+    def trump_suit(self) -> int:
+        """The trump suit's index (0-3, ``O C E B``), as the ids' ``SUIT`` table gives it."""
+        return self._d.trump
+
+    @property
+    def trick_ids(self) -> tuple[int, ...]:
+        """The cards of the trick in progress as ids, in play order (public on the table;
+        search playouts read it without building an observation)."""
+        return self._trick
+
     # Omniscient views, for tests and tools; never hand them to a client or a bot.
 
     def hand(self, seat: int) -> list[str]:
@@ -605,6 +620,17 @@ class BriscolaState(MatchState):
     def _sp(self) -> int:
         """White-box view for tests: the index of the next card to draw in ``_d.draw``."""
         return self._t[1]
+
+    def finished_deal_points(self) -> list[int] | None:
+        """The card points of the deal that just ended, per side (None off a deal's end)."""
+        if not self._m & _HAND_OVER:
+            return None
+        node = self._ev
+        while node is not None and node[1] != _EV_HAND_END:
+            if node[1] not in (_EV_MATCH_END, _EV_DEAL):
+                return None
+            node = node[0]
+        return None if node is None else list(node[2])
 
     def deal_points(self) -> list[int]:
         """Card points taken so far this deal, per side."""
@@ -666,6 +692,10 @@ class BriscolaState(MatchState):
                     return new
                 return new._close_trick(trick)
         return self._apply_other(action, seat)
+
+    # Search's fast path is ``apply`` itself (legal input costs it nothing extra); the
+    # alias saves the base class's extra call per move.
+    apply_unchecked = apply
 
     # -- transitions ---------------------------------------------------------------
 
@@ -1255,6 +1285,12 @@ def _observe(state: BriscolaState, seat: int | None) -> JSON:
 
 def _determinize(game: BriscolaGame, obs: Mapping[str, Any], rng: Rng) -> BriscolaState:
     """Rebuild a full state from an observation, dealing the unseen cards at random."""
+    return _sampler(game, obs)(rng)
+
+
+def _sampler(game: BriscolaGame, obs: Mapping[str, Any]) -> Callable[[Rng], BriscolaState]:
+    """Read the observation once; the returned function deals its unseen cards at random
+    (a search samples thousands of times from one observation)."""
     try:
         seat = obs["seat"]
         n = game.players
@@ -1279,7 +1315,7 @@ def _determinize(game: BriscolaGame, obs: Mapping[str, Any], rng: Rng) -> Brisco
         d.trump = SUIT[d.indicator]
         d.keys = _KEYS[d.trump]
         d.scores = tuple(obs["scores"])
-        d.seed = rng.next64()
+        d.seed = 0
         d.packs = ()
         d.playoff = n == 3 and k == 2
         ex = obs.get("exchange")
@@ -1327,26 +1363,19 @@ def _determinize(game: BriscolaGame, obs: Mapping[str, Any], rng: Rng) -> Brisco
         if top is not None:
             fixed_stock_bits |= 1 << top
         seen |= fixed_stock_bits
-        unseen = [c for c in iter_bits(game.pack_mask(active) & ~seen)]
-        rng.shuffle(unseen)
+        unseen_cards = list(iter_bits(game.pack_mask(active) & ~seen))
         sizes = obs["hand_sizes"]
-        for s in range(n):
-            need = sizes[s] - hands[s].bit_count()
-            if need < 0:
-                raise RulesError("observation lists more known cards than a hand holds")
-            for _ in range(need):
-                hands[s] |= 1 << unseen.pop()
-        middle: list[int] = []
+        needs = [sizes[s] - hands[s].bit_count() for s in range(n)]
+        if min(needs) < 0:
+            raise RulesError("observation lists more known cards than a hand holds")
+        middle_size = 0
+        lead_top = top is not None and top != d.indicator
         if stock_size:
-            middle_size = stock_size - 1 - (1 if top is not None and top != d.indicator else 0)
-            middle = [unseen.pop() for _ in range(middle_size)]
-            if top is not None and top != d.indicator:
-                middle.insert(0, top)
-            middle.append(d.indicator)
-        if unseen:
+            middle_size = stock_size - 1 - (1 if lead_top else 0)
+        if sum(needs) + middle_size != len(unseen_cards):
             raise RulesError("observation is inconsistent: cards left over after dealing")
-        d.draw = tuple(middle)
         d.deck = ()
+        d.draw = ()
         d.start_hands = 0
         for s, mask in enumerate(shown):
             d.start_hands |= mask << _OFF[s]
@@ -1357,28 +1386,53 @@ def _determinize(game: BriscolaGame, obs: Mapping[str, Any], rng: Rng) -> Brisco
         for t, s, m in sigs:
             if t == len(done) + 1:
                 used |= 1 << (s * 8 + m)
-        packed_hands = 0
+        known_hands = 0
         packed_won = 0
         for s in range(n):
-            packed_hands |= hands[s] << _OFF[s]
+            known_hands |= hands[s] << _OFF[s]
             packed_won |= won[s] << _OFF[s]
+        fills = [(_OFF[s], needs[s]) for s in range(n) if needs[s]]
         mode = _PHASE_NAMES.index(obs["phase"])
         if game.signals:
             mode |= _SIGNALS
         if obs["hand_over"]:
             mode |= _HAND_OVER
-        state = _new_state(BriscolaState)
-        state._g = game
-        state._d = d
-        state._h = packed_hands
-        state._trick = trick
-        state.to_act = obs["to_act"]
-        state._m = mode
-        state._t = (obs["leader"], 0, packed_won, len(done), holder, used, sigs)
-        ev: _ListEv = (None, _EV_DEAL, d)
-        for no, (ld, cards, w, p) in enumerate(done, 1):
-            ev = (ev, _EV_TRICK, no, ld, cards, w, p, False, None)
-        state._ev = ev
-        return state
+        to_act = obs["to_act"]
+        progress = (obs["leader"], 0, packed_won, len(done), holder, used, sigs)
+        indicator = d.indicator
     except (KeyError, TypeError, IndexError, InvalidActionError) as err:
         raise RulesError(f"not a Briscola observation this game can determinize: {err!r}") from None
+
+    def sample(rng: Rng) -> BriscolaState:
+        unseen = unseen_cards[:]
+        rng.shuffle(unseen)
+        packed = known_hands
+        for off, need in fills:
+            for _ in range(need):
+                packed |= 1 << (off + unseen.pop())
+        nd = d.copy()
+        nd.seed = rng.next64()
+        if stock_size:
+            middle = unseen  # what is left after the hands, in a random order
+            if lead_top:
+                middle.insert(0, top)  # type: ignore[arg-type]
+            middle.append(indicator)
+            nd.draw = tuple(middle)
+        else:
+            nd.draw = ()
+        # The log starts at the deal (which names its data) and holds the tricks seen.
+        nd_ev: _ListEv = (None, _EV_DEAL, nd)
+        for no, (ld, cards, w, p) in enumerate(done, 1):
+            nd_ev = (nd_ev, _EV_TRICK, no, ld, cards, w, p, False, None)
+        state = _new_state(BriscolaState)
+        state._g = game
+        state._d = nd
+        state._h = packed
+        state._trick = trick
+        state.to_act = to_act
+        state._m = mode
+        state._t = progress
+        state._ev = nd_ev
+        return state
+
+    return sample

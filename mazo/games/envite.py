@@ -908,6 +908,10 @@ class EnviteState(MatchState):
                 return self._play(to_act, action, h ^ 1 << (off + action))  # type: ignore[arg-type]
         return self._apply_other(action, seat)
 
+    # Search's fast path is ``apply`` itself (legal input costs it nothing extra); the
+    # alias saves the base class's extra call per move.
+    apply_unchecked = apply
+
     # -- transitions -----------------------------------------------------------------
 
     def _derive(self) -> EnviteState:
@@ -1499,6 +1503,12 @@ def _determinize(game: EnviteGame, obs: Mapping[str, Any], rng: Rng) -> EnviteSt
                 start[e["seat"]] |= 1 << parse(e["card"])
             elif e["type"] == "renuncio" and e["offence"] == "follow":
                 start[e["seat"]] |= 1 << parse(e["action"])  # shown, never placed
+            elif e["type"] == "hand_end" and e["detail"].get("revealed"):
+                # Shown at the deal's end (reveal_at_deal_end): seen only once the match
+                # is over, as a new deal starts a new log.
+                for s, cards in enumerate(e["detail"]["revealed"]):
+                    for c in cards:
+                        start[s] |= 1 << parse(c)
         if seat is not None:
             for c in obs["hand"]:
                 start[seat] |= 1 << parse(c)

@@ -530,6 +530,10 @@ class EscobaState(MatchState):
             raise IllegalActionError(self._why_illegal(a, to_act, legal))
         return self._play(to_act, a)
 
+    # Search's fast path is ``apply`` itself (legal input costs it nothing extra); the
+    # alias saves the base class's extra call per move.
+    apply_unchecked = apply
+
     def _name(self, a: int) -> str:
         try:
             return self._g.action_to_string(a)

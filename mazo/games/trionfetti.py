@@ -942,6 +942,10 @@ class TrionfettiState(MatchState):
                 return self._play(to_act, action, self._h ^ bit)  # type: ignore[arg-type]
         return self._apply_other(action, seat)
 
+    # Search's fast path is ``apply`` itself (legal input costs it nothing extra); the
+    # alias saves the base class's extra call per move.
+    apply_unchecked = apply
+
     # -- transitions --------------------------------------------------------------------
 
     def _derive(self) -> TrionfettiState:
@@ -1668,22 +1672,34 @@ def _build(game: TrionfettiGame, obs: Mapping[str, Any], rng: Rng) -> Trionfetti
             if e["type"] == "play":
                 played_now[e["seat"]] |= 1 << parse(e["card"])
         # A partner's shown cards that it has not played since are still in its hand
-        # (shown earlier in the smazzata: only if dealt in this deal, i.e. shown after it).
+        # (shown earlier in the smazzata: only if dealt in this deal, i.e. shown after it;
+        # "shown_previous" shows the deal before's leftovers, and a deal's end shares
+        # come after its last deal only when no deal follows: the match is over).
         for i, e in enumerate(log):
             if (
                 e["type"] == "share"
                 and e["seat"] != seat
                 and i > first
-                and e["reason"] in ("vega_pending", "vega_accepted", "shown")
+                and e["reason"] != "shown_previous"
             ):
                 for c in e["cards"]:
                     card = parse(c)
                     if not played_now[e["seat"]] >> card & 1:
                         hands[e["seat"]] |= 1 << card
+    # Cards of earlier deals of the smazzata: those played, and those a partner showed
+    # (a deal's leftovers after a 2-0 deal or a refused vega, and any card shown during
+    # an earlier deal): none of them can be in a hand now.
     aside = 0
-    for e in log[:first]:
-        if e["type"] == "play":
+    for i, e in enumerate(log):
+        if e["type"] == "play" and i < first:
             aside |= 1 << parse(e["card"])
+        elif e["type"] == "share" and (i < first or e["reason"] == "shown_previous"):
+            for c in e["cards"]:
+                aside |= 1 << parse(c)
+    if seat is not None:  # opt-in sharing: the seat's own leftovers it may still show
+        for c in obs.get("showable", []):
+            if not hands[seat] >> parse(c) & 1:
+                aside |= 1 << parse(c)
     known = used | aside
     for s in range(4):
         known |= hands[s] | played_now[s]
@@ -1726,6 +1742,10 @@ def _build(game: TrionfettiGame, obs: Mapping[str, Any], rng: Rng) -> Trionfetti
     for e in log:
         ev, current = _node_from(ev, e, d, current)
     current.pack = d.pack
+    if obs["phase"] == "over":  # the final standing: a copy, as the deal event names it
+        current = current.copy()
+        current.scores = tuple(obs["scores"])
+        current.games = tuple(obs["games"])
     state = _new_state(TrionfettiState)
     state._g = game
     state._d = current
@@ -1842,4 +1862,6 @@ def _node_from(ev: Any, e: JSON, base: _Deal, current: _Deal) -> tuple[Any, _Dea
         return (ev, _K_END, tuple(e["points"]), fresh(e["detail"])), current
     if kind == "game_end":
         return (ev, _K_GAME, e["team"], tuple(e["games"])), current
+    if kind == "match_end":
+        return (ev, _K_MATCH, e["winner"], tuple(e["scores"]), tuple(e["games"])), current
     raise RulesError(f"unexpected event {kind!r} in an observation's smazzata_log")
