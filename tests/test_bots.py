@@ -79,7 +79,9 @@ def test_registry() -> None:
 
 def test_unknown_bot_and_option_are_rules_errors() -> None:
     game = mazo.load_game("briscola", players=2)
-    with pytest.raises(mazo.RulesError, match="heuristic, ismcts, random"):
+    with pytest.raises(
+        mazo.RulesError, match="easy, expert, hard, heuristic, ismcts, normal, random"
+    ):
         mazo.make_bot("minimax", game)
     with pytest.raises(mazo.RulesError, match="signals"):
         mazo.make_bot("heuristic", game, depth=3)

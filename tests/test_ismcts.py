@@ -83,7 +83,7 @@ def test_options_are_checked() -> None:
         with pytest.raises(mazo.RulesError, match="ismcts"):
             mazo.make_bot("ismcts", game, seed=1, **bad)
     with pytest.raises(mazo.RulesError, match="iterations, think_ms, exploration"):
-        mazo.make_bot("ismcts", game, seed=1, depth=3)
+        mazo.make_bot("ismcts", game, seed=1, width=3)
 
 
 def test_a_time_budget_also_gives_a_legal_choice() -> None:
@@ -131,3 +131,63 @@ def test_it_beats_random_at_two_player_briscola() -> None:
         wins += play_match(game, bots, seed=derive_seed(2, i)).winner == mine
     # Seen: 19 or 20 of 20.  Sixteen is far above what random play gives (~10).
     assert wins >= 16
+
+
+def _depth(node: Any) -> int:
+    return 1 + max((_depth(c) for c in node.children.values()), default=0)
+
+
+def test_the_tree_grows_below_the_root_and_depth_one_is_flat() -> None:
+    """Nodes below the root hold the replies and the bot's next moves; ``depth=1`` keeps
+    the first slice's flat search (every root child a leaf)."""
+    game = mazo.load_game("briscola", players=2)
+    state = game.new_match(seed=4)
+    obs = state.observation(state.to_act)
+    deep = ISMCTSBot(game, 1, iterations=300)
+    deep.choose(obs)
+    assert deep.last_root is not None and deep.last_iterations == 300
+    assert _depth(deep.last_root) >= 4
+    # Visits of the root's children add up to the samples (every sample is legal here).
+    assert sum(c.visits for c in deep.last_root.children.values()) == 300
+    flat = ISMCTSBot(game, 1, iterations=300, depth=1)
+    flat.choose(obs)
+    assert flat.last_root is not None and _depth(flat.last_root) == 2
+
+
+def test_solved_endings_are_played_without_sampling() -> None:
+    """Two-player Briscola with the stock drawn is perfect information: the move is the
+    solver's, no sample is drawn; with the solver off, the search samples."""
+    from mazo.bots.solver import perfect_information, solve
+
+    game = mazo.load_game("briscola", players=2)
+    state = game.new_match(seed=8)
+    rng = Rng(3)
+    while not perfect_information(game, state.observation(state.to_act)):
+        legal = state.legal_actions()
+        state = state.apply(legal[rng.randbelow(len(legal))])
+    seat = state.to_act
+    obs = state.observation(seat)
+    bot = ISMCTSBot(game, 5, iterations=50)
+    choice = bot.choose(obs)
+    assert bot.last_iterations == 0
+    _best, value = solve(state, game.info.side_of[seat])
+    _after, value_after = solve(state.apply(choice), game.info.side_of[seat])
+    assert value_after == value  # the move keeps the exact value
+    sampler = ISMCTSBot(game, 5, iterations=50, solver=False)
+    sampler.choose(obs)
+    assert sampler.last_iterations == 50
+
+
+def test_more_options_are_checked() -> None:
+    game = mazo.load_game("briscola", players=2)
+    for bad in ({"rollout": "smart"}, {"margin": 2}, {"depth": 0}, {"solver": "yes"}):
+        with pytest.raises(mazo.RulesError, match="ismcts"):
+            mazo.make_bot("ismcts", game, seed=1, **bad)
+
+
+def test_heuristic_rollouts_give_legal_choices() -> None:
+    for name, options in CONFIGS[::2]:
+        game = mazo.load_game(name, **options)
+        state = game.new_match(seed=6)
+        bot = mazo.make_bot("ismcts", game, seed=2, iterations=4, rollout="heuristic")
+        assert bot.choose(state.observation(state.to_act)) in state.legal_actions()

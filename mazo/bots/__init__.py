@@ -10,7 +10,7 @@ local table, behind the server or inside a simulation without leaking anything.
 >>> bot.choose(state.observation(state.to_act)) in state.legal_actions()
 True
 >>> list_bots()
-['heuristic', 'ismcts', 'random']
+['easy', 'expert', 'hard', 'heuristic', 'ismcts', 'normal', 'random']
 """
 
 from __future__ import annotations
@@ -23,7 +23,15 @@ from typing import Any, Protocol, runtime_checkable
 from mazo.core.errors import RulesError
 from mazo.core.game import Game
 
-__all__ = ["BOTS", "Bot", "BotSpec", "list_bots", "make_bot", "resolve_seed"]
+__all__ = [
+    "BOTS",
+    "Bot",
+    "BotSpec",
+    "list_bots",
+    "make_bot",
+    "parse_option_value",
+    "resolve_seed",
+]
 
 Observation = Mapping[str, Any]
 
@@ -72,6 +80,15 @@ def _make_ismcts(game: Game, seed: int, **options: Any) -> Bot:
     return ISMCTSBot(game, seed, **options)
 
 
+def _level(level: str) -> BotFactory:
+    def factory(game: Game, seed: int, **options: Any) -> Bot:
+        from mazo.bots.levels import make_level
+
+        return make_level(level, game, seed, **options)
+
+    return factory
+
+
 BOTS: dict[str, BotSpec] = {
     "random": BotSpec("random", "uniform over the legal actions", _make_random),
     "heuristic": BotSpec(
@@ -82,6 +99,13 @@ BOTS: dict[str, BotSpec] = {
         "information-set Monte Carlo search over determinized deals (iterations, think_ms)",
         _make_ismcts,
     ),
+    # Difficulty levels (mazo.bots.levels): what players choose from.
+    "easy": BotSpec(
+        "easy", "level 1: the heuristic, with one random slip in three", _level("easy")
+    ),
+    "normal": BotSpec("normal", "level 2: the heuristic (instant)", _level("normal")),
+    "hard": BotSpec("hard", "level 3: ISMCTS search, about 0.2 s a move", _level("hard")),
+    "expert": BotSpec("expert", "level 4: ISMCTS search, about 1 s a move", _level("expert")),
 }
 
 
@@ -130,6 +154,27 @@ def check_bot_options(
             raise RulesError(f"bot option {key}={value!r} is not allowed; allowed: {shown}")
         out[key] = value
     return out
+
+
+def parse_option_value(text: str) -> Any:
+    """A bot option typed on a command line: ``true``/``yes``/``on`` and ``false``/``no``/
+    ``off`` are booleans, ``12`` an int, ``0.5`` a float, anything else stays text.
+
+    >>> [parse_option_value(t) for t in ("yes", "12", "0.5", "heuristic")]
+    [True, 12, 0.5, 'heuristic']
+    """
+    text = text.strip()
+    low = text.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    for kind in (int, float):
+        try:
+            return kind(low)
+        except ValueError:
+            pass
+    return text
 
 
 def legal_ids(game: Game, observation: Observation) -> list[int]:

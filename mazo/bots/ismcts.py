@@ -1,16 +1,53 @@
-"""Information-set Monte Carlo search over the engine contract, for every game.
+"""Information-set Monte Carlo tree search over the engine contract, for every game.
 
 The bot sees one observation.  Each iteration samples a full state consistent with it
-(``game.determinize``), chooses one of the seat's actions by UCB1 over the actions tried so
-far (an action counts as available only in the samples where it is legal, as in ISMCTS),
-plays the rest of the deal out with random moves (partners' talk left out) and scores the
-deal's end for the bot's side (what each side gained: a game or chico first, else the
-score).  It stops after ``iterations`` samples, or ``think_ms``
-milliseconds if given, and plays the action visited most.
+(``game.determinize``) and walks one tree shared by all samples (single-observer ISMCTS,
+Cowling, Powley and Whitehouse 2012): a node's children are actions, keyed by id; at each
+node only the actions legal in *this* sample compete, by UCB1 where an action's
+exploration term counts the samples in which it was available, not the parent's visits.
+The first action not yet in the tree is added, the rest of the deal is played out by the
+rollout policy, and the deal's result is backed up: each node keeps the reward of the side
+that chose its action, so opponents in the tree play for their own side.
 
-This is the first slice of issue 6: the tree has one level (the decision at hand; the
-moves below it are rollouts).  Deeper trees, heuristic rollouts, the exact solver for
-perfect-information endings and the difficulty levels come next.
+What is searched: the seat asked (which may be out of turn: an Envite answer or envío,
+a Trionfetti vega answer) at the root, then the seat to act at every node below.  Partners'
+talk (``GameInfo.message_actions``) is never searched nor played in rollouts: it does not
+change the game, and a search has no model of how a partner reads it.  Out-of-turn calls
+by other seats are not searched either (they play when asked).
+
+Reward: what the bot's side gained by the end of the deal in progress
+(:func:`outcome_reward`: a game or chico first, else the score; the winner at the match's
+end), blended with the score margin (``margin`` option, default 0.1) so that, among moves
+that all win or all lose the deal, the search still prefers more points.
+
+Rollout policies (``rollout``):
+
+* ``plain`` (the default): uniform over the seat's moves, but where card plays are among
+  them only cards are played, so rollouts never bet, raise or vega at random (a random
+  vega spam drowned the signal in Trionfetti);
+* ``greedy``: a few-microsecond rule of thumb read from the sample
+  (:mod:`mazo.bots.playout`; Briscola only, ``plain`` elsewhere);
+* ``heuristic``: the game's heuristic bot plays every rollout move (from the sample's
+  observation); 100-400 µs a move, so it trades many samples for better ones, and suits
+  a flat search (``depth=1``) of few samples.
+
+The tree may be cut to ``depth`` levels (1 = flat Monte Carlo over the bot's moves).
+``guide`` (0-1, default 0 = off) keeps the game's heuristic move unless the search found
+one better by more than ``guide`` plus one standard error in mean reward: where the
+heuristic knows much that rollouts do not, a small search otherwise trades good moves for
+noise.
+
+Perfect information: where the observation pins the whole state down (2-player Briscola
+with the stock empty, 2-player Escoba's last round...), :mod:`mazo.bots.solver` plays the
+exact best move instead of sampling (``solver`` option, on by default).
+
+Budget: ``iterations`` samples, or ``think_ms`` milliseconds of wall clock when given
+(checked after every sample; the clock starts when ``choose`` is called).  The move played
+is the root action visited most.  Tree and rollout choices come from Python's Mersenne
+Twister seeded from the bot's seed (its C ``random()`` is the cheapest draw in a
+rollout), samples from mazo's own :class:`~mazo.core.rng.Rng` seeded from it: the bot's
+moves are reproducible for a seed and an iteration budget on one Python; a time budget
+is not.
 
 >>> import mazo
 >>> game = mazo.load_game("briscola", players=2)
@@ -23,17 +60,34 @@ True
 from __future__ import annotations
 
 import math
+import random
 import time
 from typing import Any
 
-from mazo.bots import Observation, legal_ids
+from mazo.bots import Bot, Observation, legal_ids
 from mazo.core.errors import RulesError
 from mazo.core.game import Game, State
 from mazo.core.rng import Rng
 
-__all__ = ["ISMCTSBot", "outcome_reward"]
+__all__ = ["ISMCTSBot", "outcome_reward", "parse_ismcts_options"]
 
 MAX_ROLLOUT = 2_000  # actions; a deal is far shorter, this only guards against a loop
+
+# Games whose card plays are the ids below the pack size and whose other moves (bets,
+# vega, the trump exchange) a uniform rollout should not make; Escoba's moves are all
+# plays (a capture is a card play too).
+_CARD_GAMES = frozenset({"briscola", "envite", "trionfetti"})
+
+OPTIONS = (
+    "iterations",
+    "think_ms",
+    "exploration",
+    "rollout",
+    "margin",
+    "solver",
+    "depth",
+    "guide",
+)
 
 
 def outcome_reward(scores: list[int], games: list[int], state: State, side: int) -> float:
@@ -53,49 +107,175 @@ def outcome_reward(scores: list[int], games: list[int], state: State, side: int)
     return 1.0 if gained.count(best) == 1 else 0.5
 
 
+def _rewards(
+    scores: list[int], games: list[int], end: State, sides: int, margin: float
+) -> list[float]:
+    """Each side's reward for one sample: the outcome, blended with the deal's margin
+    squashed into [0, 1] (no margin term once the match is decided).  The margin is in
+    the deal's own points where the game has finer ones than its scores (Briscola's card
+    points: its scores count deals won), else in the scores gained."""
+    out = [outcome_reward(scores, games, end, side) for side in range(sides)]
+    if margin and not end.match_over:
+        gained = end.finished_deal_points()
+        scale = 20.0
+        if gained is None:
+            gained = [b - a for a, b in zip(scores, end.scores, strict=True)]
+            scale = 3.0
+        for side in range(sides):
+            best_other = max(g for s, g in enumerate(gained) if s != side)
+            edge = gained[side] - best_other
+            squash = 0.5 + 0.5 * edge / (abs(edge) + scale)
+            out[side] = (1 - margin) * out[side] + margin * squash
+    return out
+
+
+def parse_ismcts_options(options: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
+    """Check the options (unknown names and bad values raise RulesError naming what is
+    allowed) and fill in ``defaults``."""
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise RulesError(
+            f"bot 'ismcts' has no option {', '.join(unknown)}; options are: {', '.join(OPTIONS)}"
+        )
+    out = {**defaults, **options}
+    iterations, think_ms = out["iterations"], out["think_ms"]
+    if type(iterations) is not int or iterations < 1:
+        raise RulesError(f"ismcts iterations must be a positive int, not {iterations!r}")
+    if type(think_ms) not in (int, float) or think_ms < 0:
+        raise RulesError(f"ismcts think_ms must be a number >= 0, not {think_ms!r}")
+    for key in ("exploration", "margin"):
+        value = out[key]
+        if type(value) not in (int, float) or value < 0 or (key == "margin" and value > 1):
+            allowed = "a number in [0, 1]" if key == "margin" else "a number >= 0"
+            raise RulesError(f"ismcts {key} must be {allowed}, not {value!r}")
+    if out["rollout"] not in ("plain", "greedy", "heuristic"):
+        raise RulesError(
+            f"ismcts rollout must be 'plain', 'greedy' or 'heuristic', not {out['rollout']!r}"
+        )
+    if type(out["depth"]) is not int or out["depth"] < 1:
+        raise RulesError(f"ismcts depth must be a positive int, not {out['depth']!r}")
+    guide = out["guide"]
+    if type(guide) not in (int, float) or not 0 <= guide <= 1:
+        raise RulesError(f"ismcts guide must be a number in [0, 1], not {guide!r}")
+    if type(out["solver"]) is not bool:
+        raise RulesError(f"ismcts solver must be true or false, not {out['solver']!r}")
+    return out
+
+
+DEFAULTS: dict[str, Any] = {
+    "iterations": 200,
+    "think_ms": 0,
+    "exploration": 0.7,
+    "rollout": "plain",
+    "margin": 0.1,
+    "solver": True,
+    "depth": 64,
+    "guide": 0.0,
+}
+
+
+def _clearly_better(rival: _Node | None, hint: _Node | None, guide: float) -> bool:
+    """Whether ``rival`` beat ``hint`` by more than ``guide`` plus one standard error of
+    the difference of their mean rewards (a few noisy samples must not overturn the
+    heuristic: in Envite a flat 0.03 let noise pick bets and lost most matches)."""
+    if rival is None or hint is None or rival.visits < 2 or hint.visits < 2:
+        return False
+    means = []
+    spread = 0.0
+    for node in (rival, hint):
+        mean = node.reward / node.visits
+        var = max(0.0, node.square / node.visits - mean * mean)
+        means.append(mean)
+        spread += var / (node.visits - 1)
+    return means[0] - means[1] > guide + math.sqrt(spread)
+
+
+class _Node:
+    """One action's statistics below a parent: visits, summed reward of the side that
+    chose it, samples in which it was available, and its children by action id."""
+
+    __slots__ = ("avail", "children", "reward", "square", "visits")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.reward = 0.0
+        self.square = 0.0  # summed squared rewards: the spread ``guide`` tests against
+        self.avail = 0
+        self.children: dict[int, _Node] = {}
+
+
 class ISMCTSBot:
     """Options: ``iterations`` (samples per decision, default 200), ``think_ms`` (a time
     budget in milliseconds instead; 0 = use iterations), ``exploration`` (UCB1 constant,
-    default 0.7)."""
+    default 0.7), ``rollout`` (``plain``, ``greedy`` or ``heuristic``), ``margin`` (weight
+    of the deal's margin in the reward, 0-1, default 0.1), ``solver`` (exact play in
+    perfect-information positions, default true), ``depth`` (tree levels, default 64),
+    ``guide`` (keep the heuristic's move unless beaten by this much, default 0 = off)."""
 
     name = "ismcts"
 
     def __init__(self, game: Game, seed: int, **options: Any) -> None:
-        unknown = sorted(set(options) - {"iterations", "think_ms", "exploration"})
-        if unknown:
-            raise RulesError(
-                f"bot 'ismcts' has no option {', '.join(unknown)}; options are: iterations, "
-                "think_ms, exploration"
-            )
-        iterations = options.get("iterations", 200)
-        think_ms = options.get("think_ms", 0)
-        exploration = options.get("exploration", 0.7)
-        if type(iterations) is not int or iterations < 1:
-            raise RulesError(f"ismcts iterations must be a positive int, not {iterations!r}")
-        if type(think_ms) not in (int, float) or think_ms < 0:
-            raise RulesError(f"ismcts think_ms must be a number >= 0, not {think_ms!r}")
-        if type(exploration) not in (int, float) or exploration < 0:
-            raise RulesError(f"ismcts exploration must be a number >= 0, not {exploration!r}")
+        opts = parse_ismcts_options(options, DEFAULTS)
         self.game = game
-        self.iterations = iterations
-        self.think_ms = float(think_ms)
-        self.exploration = float(exploration)
-        self.rng = Rng(seed)
+        self.iterations: int = opts["iterations"]
+        self.think_ms = float(opts["think_ms"])
+        self.exploration = float(opts["exploration"])
+        self.margin = float(opts["margin"])
+        self.use_solver: bool = opts["solver"]
+        self.depth: int = opts["depth"]
+        self.guide = float(opts["guide"])
+        self.guide_bot: Bot | None = None
+        if self.guide:
+            from mazo.bots import make_bot
+
+            self.guide_bot = make_bot("heuristic", game, seed=seed)
+        self.rollout_name: str = opts["rollout"]
+        self.random = random.Random(seed)
         self.talk = game.info.message_actions
+        self.side_of = game.info.side_of
+        self.sides = game.info.sides
+        self.cards_below = game.info.deck.size if game.name in _CARD_GAMES else 0
+        self.policies: list[Bot] | None = None
+        self.playout = None
+        if self.rollout_name == "greedy":
+            from mazo.bots.playout import PLAYOUTS
+
+            self.playout = PLAYOUTS.get(game.name)
+        if self.rollout_name == "heuristic":
+            from mazo.bots import make_bot
+
+            self.policies = [
+                make_bot("heuristic", game, seed=self.random.getrandbits(64))
+                for _ in range(game.players)
+            ]
+        self.last_iterations = 0  # samples of the last search (for benchmarks)
+        self.last_root: _Node | None = None  # the last search's tree (for tests)
 
     def choose(self, observation: Observation) -> int:
-        """The action with the most visits after the search."""
+        """The root action visited most after the search (or the solver's move)."""
+        start = time.perf_counter()
         legal = legal_ids(self.game, observation)
-        moves = [a for a in legal if a not in self.talk] or legal
+        moves = self._moves(legal)
+        self.last_iterations = 0
+        self.last_root = None
         if len(moves) == 1:
             return moves[0]
+        if self.use_solver:
+            from mazo.bots.solver import best_action
+
+            # Under a clock, the solver may take about half of it before sampling instead
+            # (a node costs 5-20 µs); otherwise the solver's own cap.
+            cap = int(self.think_ms * 25) if self.think_ms else 200_000
+            rng0 = Rng(self.random.getrandbits(64))
+            exact = best_action(self.game, observation, rng0, max_nodes=max(cap, 100))
+            if exact is not None and exact in moves:
+                return exact
         seat = observation["seat"]
-        side = self.game.info.side_of[seat]
-        visits = dict.fromkeys(moves, 0)
-        wins = dict.fromkeys(moves, 0.0)
-        seen = dict.fromkeys(moves, 0)  # samples where the action was available
-        deadline = time.perf_counter() + self.think_ms / 1000 if self.think_ms else None
+        deadline = start + self.think_ms / 1000 if self.think_ms else None
+        root = _Node()
         done = 0
+        determinize = self.game.sampler(observation)
+        rng = Rng(self.random.getrandbits(64))
         while True:
             if deadline is not None:
                 if done and time.perf_counter() >= deadline:
@@ -103,49 +283,129 @@ class ISMCTSBot:
             elif done >= self.iterations:
                 break
             done += 1
-            state = self.game.determinize(observation, self.rng)
-            here = set(state.legal_actions(seat))
-            available = [a for a in moves if a in here]
-            if not available:
-                continue
-            for a in available:
-                seen[a] += 1
-            action = self._select(available, visits, wins, seen)
-            scores, games = state.scores, state.games
-            end = self._rollout(state.apply(action, seat=seat))
-            reward = outcome_reward(scores, games, end, side)
-            visits[action] += 1
-            wins[action] += reward
-        return max(moves, key=lambda a: (visits[a], wins[a]))
-
-    def _select(
-        self,
-        available: list[int],
-        visits: dict[int, int],
-        wins: dict[int, float],
-        seen: dict[int, int],
-    ) -> int:
-        untried = [a for a in available if visits[a] == 0]
-        if untried:
-            return self.rng.choice(untried)
-        c = self.exploration
-        return max(
-            available,
-            key=lambda a: wins[a] / visits[a] + c * math.sqrt(math.log(seen[a]) / visits[a]),
+            self._iterate(root, determinize(rng), seat, moves)
+        self.last_iterations = done
+        self.last_root = root
+        children = root.children
+        best = max(
+            moves,
+            key=lambda a: (children[a].visits, children[a].reward) if a in children else (-1, 0),
         )
+        if self.guide_bot is not None:
+            hint = self.guide_bot.choose(observation)
+            if hint != best and not _clearly_better(
+                children.get(best), children.get(hint), self.guide
+            ):
+                return hint
+        return best
+
+    def _moves(self, legal: list[int]) -> list[int]:
+        talk = self.talk
+        if not talk:
+            return legal
+        return [a for a in legal if a not in talk] or legal
+
+    def _iterate(self, root: _Node, state: State, seat: int, root_moves: list[int]) -> None:
+        """One sample: select down the tree, expand one action, roll out, back up."""
+        scores, games = state.scores, state.games
+        here = set(state.legal_actions(seat))
+        available = [a for a in root_moves if a in here]
+        if not available:
+            return
+        node = root
+        mover = seat
+        path: list[tuple[_Node, int]] = []
+        rand = self.random.random
+        c = self.exploration
+        while True:
+            children = node.children
+            untried = []
+            for a in available:
+                child = children.get(a)
+                if child is None:
+                    untried.append(a)
+                else:
+                    child.avail += 1
+            if untried:
+                action = untried[int(rand() * len(untried))]
+                child = _Node()
+                child.avail = 1
+                children[action] = child
+            else:
+                best = -1.0
+                action = available[0]
+                for a in available:
+                    ch = children[a]
+                    score = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    if score > best:
+                        best, action = score, a
+                child = children[action]
+            path.append((child, self.side_of[mover]))
+            state = (
+                state.apply_unchecked(action)
+                if mover == state.to_act
+                else state.apply(action, seat=mover)
+            )
+            if untried or state.hand_over or len(path) >= self.depth:
+                break
+            node = child
+            mover = state.to_act  # type: ignore[assignment]  # someone acts until the deal ends
+            available = self._moves(state.legal_actions())
+        end = self._rollout(state)
+        rewards = _rewards(scores, games, end, self.sides, self.margin)
+        for node_, side in path:
+            r = rewards[side]
+            node_.visits += 1
+            node_.reward += r
+            node_.square += r * r
 
     def _rollout(self, state: State) -> State:
-        """Random moves (no talk) to the end of the deal in progress."""
+        """Play to the end of the deal in progress with the rollout policy."""
+        if self.policies is not None:
+            return self._heuristic_rollout(state)
+        if self.playout is not None:
+            return self._greedy_rollout(state)
         talk = self.talk
-        rng = self.rng
+        below = self.cards_below
+        rand = self.random.random
+        for _ in range(MAX_ROLLOUT):
+            if state.hand_over:  # also true once the match is over
+                break
+            moves = state.legal_actions()
+            # Ids are sorted: the last one tells whether anything but cards is offered.
+            if moves[-1] >= below:
+                if below:
+                    moves = [a for a in moves if a < below] or [a for a in moves if a not in talk]
+                elif talk:
+                    moves = [a for a in moves if a not in talk]
+            state = state.apply_unchecked(moves[int(rand() * len(moves))])
+        return state
+
+    def _greedy_rollout(self, state: State) -> State:
+        playout = self.playout
+        assert playout is not None
+        talk = self.talk
+        rand = self.random.random
+        for _ in range(MAX_ROLLOUT):
+            if state.hand_over:
+                break
+            moves = state.legal_actions()
+            if talk:
+                moves = [a for a in moves if a not in talk] or moves
+            state = state.apply_unchecked(playout(state, moves, rand()))
+        return state
+
+    def _heuristic_rollout(self, state: State) -> State:
+        policies = self.policies
+        assert policies is not None
         for _ in range(MAX_ROLLOUT):
             if state.hand_over or state.match_over:
                 break
-            legal = state.legal_actions()
-            moves = [a for a in legal if a not in talk] or legal
-            state = state.apply_unchecked(moves[rng.randbelow(len(moves))])
+            seat = state.to_act
+            assert seat is not None
+            state = state.apply_unchecked(policies[seat].choose(state.observation(seat)))
         return state
 
     def __repr__(self) -> str:
         budget = f"think_ms={self.think_ms:g}" if self.think_ms else f"iterations={self.iterations}"
-        return f"ISMCTSBot({self.game!r}, {budget})"
+        return f"ISMCTSBot({self.game!r}, {budget}, rollout={self.rollout_name})"

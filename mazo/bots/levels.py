@@ -1,0 +1,105 @@
+"""Difficulty levels: the names a player picks (``easy``, ``normal``, ``hard``, ``expert``).
+
+A level is a bot with settings chosen for each game, so a front end (the terminal, the
+browser, a tournament) offers four words instead of search parameters:
+
+* ``easy``: the game's heuristic, but one move in three (talk aside) is a random legal
+  move: a beginner who knows the ideas and slips;
+* ``normal``: the game's heuristic bot, no search (instant);
+* ``hard``: information-set MCTS (:mod:`mazo.bots.ismcts`) with about 0.2 s a move;
+* ``expert``: the same search with about 1 s a move.
+
+The search levels think for a wall-clock budget (``think_ms``), checked after every
+sample, so a move takes its budget plus at most one sample (tens of milliseconds, far
+under the 20% margin the levels promise); forced moves and solved endings are instant.
+``hard`` and ``expert`` accept the search's options to override a preset (for example
+``iterations=2000`` for a reproducible, machine-independent budget in a tournament).
+
+Per-game presets (measured with ``mazo tournament``; see docs/strength.md): the search
+is flat (one level: the bot's own choices), its playouts are the game's heuristic for
+every seat, the reward blends the deal's outcome with its margin, and the heuristic's
+own move is kept unless another scores clearly better (``guide``).  In effect the
+search level is the heuristic improved by looking ahead with itself.
+
+>>> import mazo
+>>> game = mazo.load_game("briscola", players=2)
+>>> state = game.new_match(seed=3)
+>>> bot = mazo.make_bot("easy", game, seed=1)
+>>> bot.choose(state.observation(state.to_act)) in state.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from mazo.bots import Bot, Observation, legal_ids, make_bot
+from mazo.core.errors import RulesError
+from mazo.core.game import Game
+from mazo.core.rng import derive_seed
+
+__all__ = ["LEVELS", "EasyBot", "make_level"]
+
+LEVELS = ("easy", "normal", "hard", "expert")
+
+BUDGET_MS = {"hard": 200, "expert": 1000}
+
+# Search settings per game, on top of the budget.  Measured (docs/strength.md): a tree
+# over random playouts loses to the heuristic at these budgets (its playouts know too
+# little), while a flat search whose playouts are the heuristic itself, keeping the
+# heuristic's move unless a rival beats it clearly, improves on the heuristic.
+_FLAT_HEURISTIC: dict[str, Any] = {"rollout": "heuristic", "depth": 1, "margin": 0.5, "guide": 0.02}
+_PRESETS: dict[str, dict[str, Any]] = {
+    "briscola": _FLAT_HEURISTIC,
+    "escoba": _FLAT_HEURISTIC,
+    "envite": _FLAT_HEURISTIC,
+    "trionfetti": _FLAT_HEURISTIC,
+}
+
+
+class EasyBot:
+    """The heuristic with slips: with probability ``slip`` (default 1/3) a random move."""
+
+    name = "easy"
+
+    def __init__(self, game: Game, seed: int, **options: Any) -> None:
+        unknown = sorted(set(options) - {"slip"})
+        if unknown:
+            raise RulesError(f"bot 'easy' has no option {', '.join(unknown)}; options are: slip")
+        slip = options.get("slip", 1 / 3)
+        if type(slip) not in (int, float) or not 0 <= slip <= 1:
+            raise RulesError(f"easy slip must be a number in [0, 1], not {slip!r}")
+        self.game = game
+        self.slip = float(slip)
+        self.random = random.Random(derive_seed(seed, "slips"))
+        self.heuristic = make_bot("heuristic", game, seed=seed)  # slip 0: the heuristic
+        self.talk = game.info.message_actions
+
+    def choose(self, observation: Observation) -> int:
+        legal = legal_ids(self.game, observation)
+        if self.random.random() < self.slip:
+            moves = [a for a in legal if a not in self.talk] or legal
+            return moves[self.random.randrange(len(moves))]
+        return self.heuristic.choose(observation)
+
+
+def make_level(level: str, game: Game, seed: int, **options: Any) -> Bot:
+    """The bot for ``level`` (one of :data:`LEVELS`) at ``game``."""
+    if level == "easy":
+        return EasyBot(game, seed, **options)
+    if level == "normal":
+        normal = make_bot("heuristic", game, seed=seed, **options)
+        normal.name = "normal"  # type: ignore[misc]  # the heuristic, under its level's name
+        return normal
+    if level in BUDGET_MS:
+        from mazo.bots.ismcts import ISMCTSBot
+
+        settings: dict[str, Any] = {"think_ms": BUDGET_MS[level], **_PRESETS.get(game.name, {})}
+        settings.update(options)
+        if "iterations" in options and "think_ms" not in options:
+            settings["think_ms"] = 0  # a sample count asked for replaces the clock
+        bot = ISMCTSBot(game, seed, **settings)
+        bot.name = level
+        return bot
+    raise RulesError(f"unknown level {level!r}; levels are: {', '.join(LEVELS)}")

@@ -1,0 +1,388 @@
+"""An exact solver for the ends of deals where nothing is hidden any more.
+
+Sampling (ISMCTS) is how a bot copes with hidden cards; once the observation pins the
+whole state down (two-player Briscola with the stock drawn, two-player Escoba with the
+deck dealt, any game's last cards when every unplayed card's place is forced) there is
+nothing left to sample, and searching the one true state exactly is both stronger and
+cheaper than thousands of rollouts.  This module answers two questions:
+
+* :func:`perfect_information`: does this observation fit exactly one state?  Per game,
+  it counts where the cards the seat has not seen may go, mirroring that game's
+  ``determinize``; it says True only when that placement is forced, so the state
+  ``determinize`` builds is the only one there is.
+* :func:`solve`: alpha-beta search of a state to the end of the deal in progress, with a
+  transposition table and move ordering, valuing the deal's end for one side as
+  ``(outcome, margin)`` (see :data:`Value`).
+
+:func:`best_action` glues them together for a bot: the solved action when the
+observation is perfect information and the seat is to act, else None (the caller then
+samples).
+
+>>> import mazo
+>>> game = mazo.load_game("briscola", players=2)
+>>> state = game.new_match(seed=3)
+>>> perfect_information(game, state.observation(state.to_act))  # a full stock is hidden
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any
+
+from mazo.core.cards import DeckSpec
+from mazo.core.game import Game, MatchState, State
+from mazo.core.rng import Rng
+
+__all__ = ["SolverBudgetExceeded", "Value", "best_action", "perfect_information", "solve"]
+
+Value = tuple[float, int]
+"""A deal's end for a side: ``(outcome, margin)``.  ``outcome`` is
+:func:`mazo.bots.ismcts.outcome_reward` (1 the side gained most, 0.5 shared, 0 not;
+a game or chico before the score, the match's winner before both); ``margin`` is what
+the side gained minus the best gain of any other side, in the same units (games or
+chicos if any were gained, else the score).  Tuples compare outcome first, so the
+solver wins the deal first and only then wins it by as much as it can."""
+
+
+class SolverBudgetExceeded(Exception):
+    """:func:`solve` visited more than ``max_nodes`` positions.
+
+    A bot's move has a time budget: the caller catches this and falls back to sampling
+    rather than wait for an exact answer."""
+
+
+# -- perfect information ------------------------------------------------------------------
+#
+# Each checker mirrors its game's ``determinize``: the cards the seat has not seen (the
+# pool) are shared out among places.  A hand is an unordered place (its cards are a
+# set); a stock is ordered, so each of its hidden cards is a place of its own, and
+# Envite's undealt rest is one unordered place (determinize keeps it sorted).  The
+# placement is forced exactly when at most one place takes hidden cards: then every
+# determinization is the same state.  Anything a checker cannot read gives False.
+
+
+def _places(needs: list[int], pool: int, ordered_rest: bool) -> bool:
+    """True if ``pool`` hidden cards, ``needs[s]`` of them into hand ``s`` and the rest
+    into the stock (one place per card if ``ordered_rest``, else one place), can be
+    placed in one way only."""
+    if any(n < 0 for n in needs):
+        return False  # an observation that contradicts itself is not trusted
+    rest = pool - sum(needs)
+    if rest < 0:
+        return False
+    places = sum(1 for n in needs if n) + (rest if ordered_rest else min(rest, 1))
+    return places <= 1
+
+
+def _mask(deck: DeckSpec, codes: Any) -> int:
+    out = 0
+    for code in codes:
+        out |= 1 << deck.parse(code)
+    return out
+
+
+def _briscola(game: Game, obs: Mapping[str, Any]) -> bool:
+    """Unseen cards go to hands (beyond the known cards) and to the stock below its
+    fixed cards (the face-up trump, the shown top card in scoperta)."""
+    deck = game.info.deck
+    seat = obs["seat"]
+    seen = _mask(deck, obs["removed"])
+    for trick in obs["tricks"]:
+        seen |= _mask(deck, trick["cards"])
+    seen |= _mask(deck, (t["card"] for t in obs["trick"]))
+    known = [0] * game.players
+    if seat is not None:
+        known[seat] = _mask(deck, obs["hand"])
+    for owner, cards in obs["known_cards"].items():
+        known[int(owner)] |= _mask(deck, cards)
+    for mask in known:
+        seen |= mask
+    if obs["stock_size"]:
+        seen |= 1 << deck.parse(obs["trump"])
+        if obs.get("stock_top"):
+            seen |= 1 << deck.parse(obs["stock_top"])
+    pool = (deck.full_mask & ~seen).bit_count()
+    needs = [size - known[s].bit_count() for s, size in enumerate(obs["hand_sizes"])]
+    return _places(needs, pool, ordered_rest=True)
+
+
+def _escoba(game: Game, obs: Mapping[str, Any]) -> bool:
+    """Unseen cards go to the other hands and to the (ordered) stock."""
+    deck = game.info.deck
+    seat = obs["seat"]
+    seen = _mask(deck, obs["table"])
+    for pile in obs["captured"]:
+        seen |= _mask(deck, pile)
+    own = _mask(deck, obs["hand"]) if seat is not None else 0
+    seen |= own
+    pool = (deck.full_mask & ~seen).bit_count()
+    sizes = obs["hand_sizes"]
+    needs = [sizes[s] - (own.bit_count() if s == seat else 0) for s in range(game.players)]
+    return _places(needs, pool, ordered_rest=True)
+
+
+def _envite(game: Game, obs: Mapping[str, Any]) -> bool:
+    """Each seat was dealt three cards: the ones it played or showed are known, the rest
+    come from the pool, and what is left of the pool is the undealt rest."""
+    deck = game.info.deck
+    seat = obs["seat"]
+    log = obs["deal_log"]
+    start = [0] * game.players
+    seen = 1 << deck.parse(log[0]["vira"])
+    for e in log:
+        if e["type"] == "play":
+            start[e["seat"]] |= 1 << deck.parse(e["card"])
+        elif e["type"] == "renuncio" and e["offence"] == "follow":
+            start[e["seat"]] |= 1 << deck.parse(e["action"])
+    if seat is not None:
+        start[seat] |= _mask(deck, obs["hand"])
+    for shown in obs["shown_hands"]:
+        start[shown["seat"]] |= _mask(deck, shown["cards"])
+    for mask in start:
+        seen |= mask
+    pool = (deck.full_mask & ~seen).bit_count()
+    return _places([3 - mask.bit_count() for mask in start], pool, ordered_rest=False)
+
+
+def _trionfetti(game: Game, obs: Mapping[str, Any]) -> bool:
+    """Known: the bottom card and the leftover when shown, the cards played this
+    smazzata, the seat's hand and what the partner showed of the current hand.  The pool
+    fills the other hands, then every pack position still open (ordered).
+
+    Like ``determinize``, this leaves in the pool the unplayed cards of earlier deals
+    that partners showed each other: they are out of play, but ``determinize`` may deal
+    them again, so counting them as known could say True for an ambiguous observation.
+    """
+    deck = game.info.deck
+    seat = obs["seat"]
+    log = obs["smazzata_log"]
+    deals = [i for i, e in enumerate(log) if e["type"] == "deal"]
+    first = deals[-1] if deals else len(log)
+    ranking = obs["phase"] == "ranking"
+    used = 0
+    if obs["bottom_card"] is not None:
+        used |= 1 << deck.parse(obs["bottom_card"])
+    if obs["leftover"] is not None:
+        used |= _mask(deck, obs["leftover"])
+    hands = [0] * 4
+    played = [0] * 4
+    aside = 0
+    if not ranking:
+        if seat is not None:
+            hands[seat] = _mask(deck, obs["hand"])
+        for e in log[first:]:
+            if e["type"] == "play":
+                played[e["seat"]] |= 1 << deck.parse(e["card"])
+        for i, e in enumerate(log):
+            if (
+                e["type"] == "share"
+                and e["seat"] != seat
+                and i > first
+                and e["reason"] in ("vega_pending", "vega_accepted", "shown")
+            ):
+                hands[e["seat"]] |= _mask(deck, e["cards"]) & ~played[e["seat"]]
+    for e in log[:first]:
+        if e["type"] == "play":
+            aside |= 1 << deck.parse(e["card"])
+    known = used | aside
+    for s in range(4):
+        known |= hands[s] | played[s]
+    pool = (deck.full_mask & ~known).bit_count()
+    sizes = obs["hand_sizes"]
+    needs = [0] * 4 if ranking else [sizes[s] - hands[s].bit_count() for s in range(4)]
+    return _places(needs, pool, ordered_rest=True)
+
+
+_CHECKERS: dict[str, Callable[[Game, Mapping[str, Any]], bool]] = {
+    "briscola": _briscola,
+    "escoba": _escoba,
+    "envite": _envite,
+    "trionfetti": _trionfetti,
+}
+
+
+def perfect_information(game: Game, observation: Mapping[str, Any]) -> bool:
+    """True only if exactly one state fits ``observation``: every card the seat has not
+    seen must lie in one place (a single other hand, or a single stock position).
+
+    This is decided per game from the observation's JSON, following what that game's
+    ``determinize`` does with the unseen cards, so when it says True every
+    determinization is the same state (the search then needs no sampling).  What never
+    changes the game is not counted: partner talk that this seat did not see.  An
+    unknown game, or an observation from another game or player count, gives False.
+    """
+    checker = _CHECKERS.get(game.name)
+    if checker is None:
+        return False
+    try:
+        if observation.get("game") != game.name or observation.get("players") != game.players:
+            return False
+        return checker(game, observation)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return False
+
+
+# -- the search -----------------------------------------------------------------------------
+
+# Values are searched as ints: outcome (0, 1 or 2 halves) above, margin below, so that
+# int order is (outcome, margin) order and comparisons stay cheap.
+_SHIFT = 1 << 62
+_HALF = _SHIFT // 2 - 1
+_LOW = -4 * _SHIFT
+_HIGH = 4 * _SHIFT
+
+
+def _encode(outcome: float, margin: int) -> int:
+    return round(outcome * 2) * _SHIFT + max(-_HALF, min(_HALF, margin))
+
+
+def _decode(value: int) -> Value:
+    halves, margin = divmod(value + _HALF, _SHIFT)
+    return halves / 2, margin - _HALF
+
+
+def _margin(scores: list[int], games: list[int], end: State, side: int) -> int:
+    """What ``side`` gained minus the best gain of another side (games first, as
+    ``outcome_reward`` counts them)."""
+    gained = [b - a for a, b in zip(games, end.games, strict=True)]
+    if not any(gained):
+        gained = [b - a for a, b in zip(scores, end.scores, strict=True)]
+    return gained[side] - max(g for i, g in enumerate(gained) if i != side)
+
+
+def solve(state: State, side: int, *, max_nodes: int | None = None) -> tuple[int | None, Value]:
+    """The best action for the seat to act and the exact :data:`Value` for ``side``.
+
+    The search runs to the end of the deal in progress (a state with ``hand_over`` or
+    ``match_over``; a root that is itself ``hand_over`` starts the new deal), by
+    alpha-beta with a transposition table keyed on the state and move ordering (the
+    table's best move, then the history heuristic).  The seat to act maximizes when it
+    plays for ``side`` and minimizes otherwise: with more than two sides this is the
+    *paranoid* assumption (every other side plays against ``side``): exact for two
+    sides, and otherwise what ``side`` can make sure of whatever the others do.
+
+    Only the actions of ``state.to_act`` are searched, without partner talk
+    (``game.info.message_actions``, which never changes the game).  Actions other seats
+    may take out of turn (an Envite envío called by someone not to act, a partner's
+    answer) are not: the solver assumes they are not taken, so a value it gives is exact
+    for the game where only the seat to act acts.
+
+    The action is None when the match is over (nothing to do).  More than ``max_nodes``
+    positions raise :class:`SolverBudgetExceeded`.
+    """
+    from mazo.bots.ismcts import outcome_reward  # here: ismcts imports this module
+
+    game = state.game
+    talk = game.info.message_actions
+    side_of = game.info.side_of
+    scores0, games0 = state.scores, state.games
+    limit = max_nodes if max_nodes is not None else -1
+    nodes = 0
+    table: dict[Hashable, tuple[int, int, int | None]] = {}
+    history: dict[int, int] = {}
+
+    def leaf(end: State) -> int:
+        return _encode(
+            outcome_reward(scores0, games0, end, side), _margin(scores0, games0, end, side)
+        )
+
+    def moves_of(node: State, seat: int) -> list[int]:
+        legal = node.legal_actions()
+        moves = [a for a in legal if a not in talk] if talk else legal
+        if not moves:
+            raise ValueError(f"seat {seat} has no move but talk in {node!r}")
+        return moves
+
+    def search(node: State, alpha: int, beta: int, depth: int) -> tuple[int, int | None]:
+        nonlocal nodes
+        key: Hashable = node._key() if isinstance(node, MatchState) else node
+        entry = table.get(key)
+        hint: int | None = None
+        if entry is not None:
+            lo, hi, hint = entry
+            if lo >= beta or lo == hi:
+                return lo, hint
+            if hi <= alpha:
+                return hi, hint
+            alpha = max(alpha, lo)
+            beta = min(beta, hi)
+        else:
+            lo, hi = _LOW, _HIGH
+        seat = node.to_act
+        assert seat is not None
+        moves = moves_of(node, seat)
+        if len(moves) > 1:
+            # Moves that caused cut-offs elsewhere (the same card, the same call) first,
+            # and this position's best move from an earlier visit before all.
+            moves.sort(key=lambda a: -history.get(a, 0))
+            if hint is not None and hint in moves:
+                moves.remove(hint)
+                moves.insert(0, hint)
+        maximize = side_of[seat] == side
+        best = _LOW if maximize else _HIGH
+        best_move: int | None = None
+        a0, b0 = alpha, beta
+        for move in moves:
+            nodes += 1
+            if nodes > limit >= 0:
+                raise SolverBudgetExceeded(f"more than {limit} positions")
+            child = node.apply_unchecked(move)
+            if child.hand_over or child.match_over:
+                value = leaf(child)
+            else:
+                value = search(child, alpha, beta, depth + 1)[0]
+            if maximize:
+                if value > best:
+                    best, best_move = value, move
+                    if value > alpha:
+                        alpha = value
+            elif value < best:
+                best, best_move = value, move
+                if value < beta:
+                    beta = value
+            if alpha >= beta:
+                # A cut near the root saves more, so it weighs more.
+                history[move] = history.get(move, 0) + (64 >> min(depth, 6)) + 1
+                break
+        # Fail-soft: at or below the window the true value is at most ``best``, at or
+        # above it at least ``best``, inside it exactly ``best``.
+        if best <= a0:
+            hi = min(hi, best)
+        elif best >= b0:
+            lo = max(lo, best)
+        else:
+            lo = hi = best
+        table[key] = (lo, hi, best_move)
+        return best, best_move
+
+    if state.to_act is None or state.match_over:
+        return None, _decode(leaf(state))
+    value, move = search(state, _LOW, _HIGH, 0)
+    return move, _decode(value)
+
+
+def best_action(
+    game: Game, observation: Mapping[str, Any], rng: Rng, *, max_nodes: int = 200_000
+) -> int | None:
+    """The solved action for the observing seat, or None to say "sample instead".
+
+    None when the observation is not perfect information, when it is not this seat's
+    turn, or when the search needs more than ``max_nodes`` positions.  The one state
+    that fits the observation is rebuilt with ``game.determinize`` (``rng`` only feeds
+    what the state draws for later deals) and solved for the seat's side.
+    """
+    seat = observation.get("seat")
+    if seat is None or observation.get("to_act") != seat:
+        return None
+    if not perfect_information(game, observation):
+        return None
+    state = game.determinize(observation, rng)
+    if state.to_act != seat:
+        return None
+    try:
+        action, _value = solve(state, game.info.side_of[seat], max_nodes=max_nodes)
+    except SolverBudgetExceeded:
+        return None
+    legal = {game.string_to_action(a) for a in observation.get("legal_actions", [])}
+    return action if action in legal else None

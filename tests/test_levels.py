@@ -1,0 +1,100 @@
+"""Difficulty levels: names a player picks, each a bot with per-game settings.
+
+No timing is asserted here (budgets are measured by ``bench/bot_budget.py``); these tests
+check what each level is made of and that it plays legally everywhere."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import mazo
+from mazo.bots import list_bots
+from mazo.bots.ismcts import ISMCTSBot
+from mazo.bots.levels import BUDGET_MS, LEVELS, EasyBot
+from mazo.core.rng import Rng
+
+GAMES: list[tuple[str, dict[str, Any]]] = [
+    ("briscola", {"players": 2}),
+    ("escoba", {"players": 4}),
+    ("envite", {"players": 6}),
+    ("trionfetti", {}),
+]
+
+
+def test_every_level_is_a_registered_bot() -> None:
+    assert set(LEVELS) <= set(list_bots())
+    game = mazo.load_game("briscola", players=2)
+    for level in LEVELS:
+        assert mazo.make_bot(level, game, seed=1).name == level
+
+
+def test_search_levels_think_for_their_budget_unless_told_otherwise() -> None:
+    game = mazo.load_game("escoba", players=2)
+    hard = mazo.make_bot("hard", game, seed=1)
+    expert = mazo.make_bot("expert", game, seed=1)
+    assert isinstance(hard, ISMCTSBot) and isinstance(expert, ISMCTSBot)
+    assert (
+        (hard.think_ms, expert.think_ms)
+        == (BUDGET_MS["hard"], BUDGET_MS["expert"])
+        == (
+            200,
+            1000,
+        )
+    )
+    # A sample count replaces the clock (reproducible tournaments on any machine).
+    counted = mazo.make_bot("expert", game, seed=1, iterations=30)
+    assert isinstance(counted, ISMCTSBot) and counted.think_ms == 0 and counted.iterations == 30
+    with pytest.raises(mazo.RulesError, match="options are"):
+        mazo.make_bot("hard", game, seed=1, speed=3)
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES, ids=[g for g, _ in GAMES])
+def test_levels_play_legal_moves(name: str, options: dict[str, Any]) -> None:
+    game = mazo.load_game(name, **options)
+    bots = {
+        "easy": mazo.make_bot("easy", game, seed=2),
+        "normal": mazo.make_bot("normal", game, seed=2),
+        "hard": mazo.make_bot("hard", game, seed=2, iterations=5),
+    }
+    rng = Rng(5)
+    state = game.new_match(seed=9)
+    for turn in range(60):
+        if state.match_over:
+            break
+        seat = state.to_act
+        level = LEVELS[turn % 3]
+        action = bots[level].choose(state.observation(seat))
+        assert action in state.legal_actions(seat), (level, turn)
+        if turn % 4 == 3:  # now and then a random move, to reach varied positions
+            legal = state.legal_actions(seat)
+            action = legal[rng.randbelow(len(legal))]
+        state = state.apply(action, seat=seat)
+
+
+def test_easy_slips_sometimes_and_never_without_a_slip_chance() -> None:
+    """With slip 0 easy is the heuristic, move for move; with the default it differs
+    from the heuristic in some positions but never plays an illegal move."""
+    game = mazo.load_game("briscola", players=2)
+    heuristic = mazo.make_bot("heuristic", game, seed=4)
+    steady = EasyBot(game, 4, slip=0)
+    sloppy = EasyBot(game, 4)
+    differ = 0
+    asked = 0
+    for match in range(3):
+        state = game.new_match(seed=match)
+        while not state.match_over:
+            obs = state.observation(state.to_act)
+            best = heuristic.choose(obs)
+            assert steady.choose(obs) == best
+            mine = sloppy.choose(obs)
+            assert mine in state.legal_actions()
+            differ += mine != best
+            asked += 1
+            state = state.apply(best)
+    # A third of the moves are random, and a random card is often not the heuristic's.
+    assert 0.05 * asked < differ < 0.5 * asked
+    for bad in (-0.1, 1.5, "often"):
+        with pytest.raises(mazo.RulesError, match="slip"):
+            EasyBot(game, 1, slip=bad)
