@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import mazo
+from mazo.core.errors import MazoError
 from mazo.core.game import State
 from mazo.core.rng import Rng, derive_seed
 from mazo.games import GAMES
@@ -47,6 +48,7 @@ examples:
   mazo bench                          every game, every player count, ~3 s per game
   mazo bench briscola --players 2     one configuration, all 3 s on it
   mazo bench briscola -p 2 -p 4 --seconds 10 --json > bench.json
+  mazo bench --bots hard,expert --moves 20     bots' time per move and samples/s
 
 Columns: actions/s, deals/s and matches/s of random play (legal_actions + choice +
 apply); the mean cost in microseconds of one apply(), legal_actions() and
@@ -86,21 +88,75 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument("--seed", type=int, default=1, metavar="N", help="seed of the deals (1)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument(
+        "--bots",
+        metavar="A,B",
+        help=(
+            "time bots instead of the engine: each listed bot (e.g. hard,expert) makes "
+            "--moves timed decisions against 'normal' per configuration; reports ms per "
+            "move, moves within the budget + 20%%, and search samples per second"
+        ),
+    )
+    p.add_argument(
+        "--moves", type=int, default=20, metavar="N", help="timed decisions per bot (20)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Benchmark and print; 2 on bad arguments."""
     out = Output()
     try:
-        report = run_bench(args.game, args.players, args.seconds, args.seed)
-    except CliError as err:
+        if args.bots:
+            report = _bot_report(args)
+        else:
+            report = run_bench(args.game, args.players, args.seconds, args.seed)
+    except (CliError, MazoError) as err:
         out.error(f"mazo bench: error: {err}")
-        return err.code
+        return 2
     if args.json:
         print(json.dumps(report, indent=2))
+    elif args.bots:
+        _print_bot_table(report, out)
     else:
         _print_table(report, out)
     return 0
+
+
+def _bot_report(args: argparse.Namespace) -> dict[str, Any]:
+    from mazo.bots import make_bot
+
+    from .bench_bots import DEFAULT_CONFIGS, run_bot_bench
+
+    bots = [b.strip().lower() for b in args.bots.split(",") if b.strip()]
+    if args.moves < 1:
+        raise CliError(f"--moves must be a positive int, not {args.moves}")
+    if args.game:
+        name = game_class(args.game).name
+        counts = args.players or [GAMES[name].default_players]
+        configs = [(name, n) for n in counts]
+    else:
+        configs = list(DEFAULT_CONFIGS)
+    for name, n in configs:
+        game = mazo.load_game(name, players=n)
+        for bot in bots:
+            make_bot(bot, game, seed=0)  # an unknown bot fails before any timing
+    return run_bot_bench(bots, configs, args.moves, args.seed)
+
+
+def _print_bot_table(report: dict[str, Any], out: Output) -> None:
+    out.line(f"mazo {report['mazo']} · Python {report['python']} · {report['moves']} moves")
+    out.line(
+        f"{'game':<11}{'n':>3} {'bot':<8}{'mean ms':>9}{'p99 ms':>9}{'max ms':>9}"
+        f"{'budget':>8}{'in +20%':>9}{'samples/s':>11}"
+    )
+    for r in report["results"]:
+        budget = f"{r['budget_ms']:.0f}" if r["budget_ms"] else "-"
+        within = f"{r['within_budget_plus_20pct']}/{r['moves']}" if r["budget_ms"] else "-"
+        rate = f"{r['samples_per_s']:,.0f}" if r["samples_per_s"] else "-"
+        out.line(
+            f"{r['game']:<11}{r['players']:>3} {r['bot']:<8}{r['mean_ms']:>9.1f}"
+            f"{r['p99_ms']:>9.1f}{r['max_ms']:>9.1f}{budget:>8}{within:>9}{rate:>11}"
+        )
 
 
 def run_bench(

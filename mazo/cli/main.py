@@ -16,7 +16,7 @@ from typing import Any
 import mazo
 from mazo.core.errors import MazoError
 
-from . import bench, play, replay
+from . import bench, play, replay, tournament
 from .common import raw_formatter
 
 __all__ = ["build_parser", "main"]
@@ -27,6 +27,7 @@ examples:
   mazo play briscola --players 2 --save match.json  ...and keep the record
   mazo replay match.json --seat 0                   step through it from seat 0's view
   mazo sim --help                                   bot-against-bot simulations
+  mazo tournament briscola --bots heuristic,random  round robin on duplicate deals, Elo
   mazo bench briscola --seconds 3                   engine speed, random play
   mazo <command> --help                             the options of a command
 
@@ -52,7 +53,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     modules: list[ModuleType] = [play]
     if sim is not None:
         modules.append(sim)
-    modules += [replay, bench]
+    modules += [tournament, replay, bench]
     for module in modules:
         before = set(subparsers.choices)
         module.add_parser(subparsers)

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mazo.bots import BOTS, list_bots
+from mazo.bots import BOTS, list_bots, parse_option_value
 from mazo.core.errors import MazoError
 from mazo.sim import SimResult
 from mazo.sim import run as run_sim
@@ -135,17 +135,7 @@ def parse_bot_options(items: list[str]) -> dict[str, Any]:
         name = name.strip().replace("-", "_")
         if not sep or not name:
             raise CliError(f"--bot-option wants name=value (e.g. signals=true), not {item!r}")
-        low = text.strip().lower()
-        value: Any
-        if low in ("true", "yes", "on"):
-            value = True
-        elif low in ("false", "no", "off"):
-            value = False
-        else:
-            try:
-                value = int(low)
-            except ValueError:
-                value = text.strip()
+        value = parse_option_value(text)
         out[name] = value
     return out
 

@@ -8,10 +8,11 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Z95", "BotStats", "wilson_interval"]
+__all__ = ["Z95", "BotStats", "RunningMean", "mean_interval", "wilson_interval"]
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
@@ -48,6 +49,59 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     lo = 0.0 if successes == 0 else max(0.0, centre - half)
     hi = 1.0 if successes == trials else min(1.0, centre + half)
     return (lo, hi)
+
+
+def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float] | None:
+    """The normal-approximation 95% interval of a mean: ``mean ± z·s/√n``.
+
+    ``s`` is the sample standard deviation (divisor ``n - 1``); with fewer than two
+    values there is no spread to measure, so the answer is None.  The samples are taken
+    as independent: for correlated ones (deals of one match) the interval is too narrow.
+
+    >>> [round(x, 4) for x in mean_interval([1, 2, 3, 4, 5])]
+    [1.6141, 4.3859]
+    >>> mean_interval([7.0]) is None
+    True
+    """
+    running = RunningMean()
+    for x in values:
+        running.add(x)
+    return running.interval(z)
+
+
+@dataclass
+class RunningMean:
+    """Mean and sample variance of a stream of numbers (Welford's update), with its
+    normal-approximation confidence interval (see :func:`mean_interval`).
+
+    >>> m = RunningMean()
+    >>> for x in (2, 4, 4, 4, 5, 5, 7, 9):
+    ...     m.add(x)
+    >>> m.n, m.mean, round(m.stdev, 4)
+    (8, 5.0, 2.1381)
+    """
+
+    n: int = 0
+    mean: float = 0.0
+    m2: float = 0.0  # sum of squared deviations from the running mean
+
+    def add(self, x: float) -> None:
+        self.n += 1
+        delta = x - self.mean
+        self.mean += delta / self.n
+        self.m2 += delta * (x - self.mean)
+
+    @property
+    def stdev(self) -> float:
+        """The sample standard deviation (0.0 with fewer than two values)."""
+        return math.sqrt(self.m2 / (self.n - 1)) if self.n > 1 else 0.0
+
+    def interval(self, z: float = Z95) -> tuple[float, float] | None:
+        """``mean ± z·s/√n``, or None with fewer than two values."""
+        if self.n < 2:
+            return None
+        half = z * self.stdev / math.sqrt(self.n)
+        return (self.mean - half, self.mean + half)
 
 
 @dataclass

@@ -1,0 +1,343 @@
+"""``mazo tournament``: a round robin between bots on duplicate deals, with Elo ratings.
+
+The work is done by :func:`mazo.sim.tournament.run_tournament`; this module parses flags,
+shows a progress bar on stderr (only on a terminal), prints tables (or JSON alone with
+``--json``) and draws the ``--plot`` PNG with :mod:`mazo.sim.plot`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+from pathlib import Path
+from typing import Any
+
+from mazo.bots import BOTS, list_bots
+from mazo.core.errors import MazoError
+from mazo.sim.elo import ANCHOR
+from mazo.sim.tournament import (
+    TournamentResult,
+    TournamentStats,
+    default_workers,
+    rotations,
+    run_tournament,
+)
+
+from .common import CliError, Output, game_from_args, isatty, options_help, raw_formatter
+from .sim import _LAST_COLUMNS
+
+__all__ = ["add_parser", "run"]
+
+DEFAULT_BOTS = "heuristic,random"
+DEFAULT_GAMES = 50
+
+EPILOG = """\
+examples:
+  mazo tournament briscola --bots heuristic,random --games 200 --seed 1
+  mazo tournament briscola --bots heuristic,random,ismcts:iterations=50 --games 20
+  mazo tournament escoba --players 3 --bots heuristic,random --games 50 --workers 2
+  mazo tournament briscola -n 4 --bots heuristic,random --games 100 --json > result.json
+  mazo tournament briscola --bots heuristic,random --games 100 --plot result.png
+
+bots: a comma-separated list of bot specs, NAME or NAME:KEY=VALUE:KEY=VALUE (e.g.
+ismcts:iterations=50:exploration=0.5); a spec given twice is numbered (random#1,
+random#2).  Every pair of bots plays (round robin); in team games partners are two
+copies of the same bot.
+
+duplicate deals: deal set i is the match seed derive_seed(SEED, "deal", i), the same for
+every pair; it fixes every pack of the match and the first dealer.  Each deal set is
+played under every rotation of the pair over the sides: A-B and B-A with two sides;
+with three players all cyclic shifts of A,B,A and B,A,B (six).  So each bot plays every
+side equally often with the same cards, and luck mostly cancels.  --games N counts deal
+sets per pair: the tournament plays pairs x N x rotations matches.
+
+statistics: win rates are per side played, with the 95% Wilson interval (baseline
+1/sides); means (points per deal, final score) are shown as mean +- 1.96 s/sqrt(n).
+"duplicate" is better-even-worse: in how many deal sets the bot won more sides over the
+rotations than its opponent, as many, or fewer.  Elo: a Bradley-Terry fit to the
+pairwise match results (a draw is half a win; one virtual draw per pair keeps a clean
+sweep finite), shifted so the mean rating is 1500.  The results do not depend on
+--workers.  See docs/tournament.md.
+"""
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``mazo tournament``."""
+    p = subparsers.add_parser(
+        "tournament",
+        help="round robin between bots on duplicate deals, with Elo ratings",
+        description=(
+            "Play every pair of bots on the same deals with the sides rotated (duplicate "
+            "deals), and report per pair and per bot the win rate with its 95% confidence "
+            "interval, mean points per deal and final score with 95% intervals, how often "
+            "each bot did better on the same cards, and an Elo table."
+        ),
+        epilog=EPILOG,
+        formatter_class=raw_formatter,
+    )
+    p.add_argument("game", metavar="GAME", help="the game to play, e.g. briscola")
+    p.add_argument(
+        "--bots",
+        "-b",
+        default=DEFAULT_BOTS,
+        metavar="A,B[,C...]",
+        help=(
+            f"comma-separated bot specs, NAME[:KEY=VALUE...] (default {DEFAULT_BOTS}; "
+            f"bots: {', '.join(list_bots())})"
+        ),
+    )
+    p.add_argument(
+        "--games",
+        "-g",
+        type=int,
+        default=DEFAULT_GAMES,
+        metavar="N",
+        help=(
+            f"deal sets per pair (default {DEFAULT_GAMES}); each is played under every "
+            "rotation, so matches = pairs x N x rotations"
+        ),
+    )
+    p.add_argument(
+        "--players", "-n", type=int, metavar="P", help="number of players (default: the game's)"
+    )
+    p.add_argument(
+        "--workers",
+        "-w",
+        type=int,
+        metavar="W",
+        help="worker processes (default: every core; 1 plays in this process)",
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        metavar="S",
+        help="seed for all deals and bots (default: random, printed with the results)",
+    )
+    p.add_argument(
+        "--variant",
+        metavar="NAME",
+        help="the game's variant option (briscola: open_variant = none, open_hands, scoperta)",
+    )
+    p.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rules option (repeatable), e.g. -o match_wins_target=2; see --list-options",
+    )
+    p.add_argument("--json", action="store_true", help="print only JSON results on stdout")
+    p.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        help="also draw win rates and Elo ratings as a PNG (needs pip install 'mazo[plot]')",
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--list-options", action="store_true", help="list the game's options and exit")
+    p.add_argument("--list-bots", action="store_true", help="list the bots and exit")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the tournament: 0 on success, 2 on bad arguments (one line on stderr)."""
+    out = Output(color=not args.json)
+    try:
+        if args.list_bots:
+            for name in list_bots():
+                out.line(f"{name:<12} {BOTS[name].help}")
+            return 0
+        if args.list_options:
+            out.line(options_help(args.game))
+            return 0
+        game = game_from_args(args.game, args.players, args.variant, args.option)
+        if args.games < 1:
+            raise CliError(f"--games (deal sets per pair) must be at least 1, not {args.games}")
+        workers = args.workers if args.workers is not None else default_workers()
+        if workers < 1:
+            raise CliError(f"--workers must be at least 1, not {workers}")
+        specs = [b.strip() for b in str(args.bots).split(",") if b.strip()]
+        if len(specs) < 2:
+            raise CliError(
+                f"--bots needs at least two bots, e.g. heuristic,random; bots: "
+                f"{', '.join(list_bots())}"
+            )
+        plot = Path(args.plot) if args.plot else None
+        if plot is not None:
+            _check_plot_path(plot)
+        seed = args.seed if args.seed is not None else secrets.randbits(32)
+        show = not args.json and not args.no_progress and sys.stderr.isatty()
+        result = _play(game, specs, args.games, seed, workers, show)
+        if args.json:
+            sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
+            sys.stdout.flush()
+        else:
+            _print_tables(out, result)
+        if plot is not None:
+            from mazo.sim.plot import plot_tournament
+
+            try:
+                plot_tournament(result, plot)
+            except OSError as err:
+                raise CliError(f"cannot write the plot: {err}") from None
+            if not args.json:
+                out.line(f"plot written to {plot}")
+    except CliError as err:
+        out.error(f"mazo tournament: error: {err}")
+        return err.code
+    except MazoError as err:
+        out.error(f"mazo tournament: error: {err}")
+        return 2
+    return 0
+
+
+def _check_plot_path(path: Path) -> None:
+    """Fail before playing, not after: matplotlib present, a .png in an existing folder."""
+    from mazo.sim.plot import check_plotting
+
+    check_plotting()
+    if path.suffix.lower() != ".png":
+        raise CliError(f"--plot writes a PNG: give a file name ending in .png, not {str(path)!r}")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise CliError(f"--plot: folder {str(folder)!r} does not exist")
+
+
+def _play(
+    game: Any, specs: list[str], games: int, seed: int, workers: int, show_progress: bool
+) -> TournamentResult:
+    common: dict[str, Any] = {
+        "games": games,
+        "players": game.players,
+        "seed": seed,
+        "options": dict(game.options),
+        "workers": workers,
+    }
+    if not show_progress:
+        return run_tournament(game.name, specs, **common)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    pairs = len(specs) * (len(specs) - 1) // 2
+    total = pairs * games * len(rotations(game.info.sides))
+    columns = (
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        label = f"{game.name}: {len(specs)} bots, {pairs} pair{'s' if pairs > 1 else ''}"
+        task = bar.add_task(label, total=total)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return run_tournament(game.name, specs, progress=progress, **common)
+
+
+# -- tables ------------------------------------------------------------------------------
+
+
+def _mean_text(mean: float, interval: tuple[float, float] | None, digits: int) -> str:
+    if interval is None:
+        return f"{mean:.{digits}f}"
+    return f"{mean:.{digits}f} ±{(interval[1] - interval[0]) / 2:.{digits}f}"
+
+
+def _stats_rows(stats: list[TournamentStats], draws: bool) -> list[list[str]]:
+    rows = []
+    for s in stats:
+        lo, hi = s.win_ci95
+        rows.append(
+            [
+                s.bot,
+                str(s.wins),
+                *([str(s.draws)] if draws else []),
+                f"{100 * s.win_rate:.1f}%",
+                f"{100 * lo:.1f}-{100 * hi:.1f}%",
+                _mean_text(s.deal_points.mean, s.deal_points.interval(), 1),
+                _mean_text(s.score.mean, s.score.interval(), 2),
+                f"{s.better}/{s.even}/{s.worse}",
+            ]
+        )
+    return rows
+
+
+def _print_tables(out: Output, result: TournamentResult) -> None:
+    deal_col, score_col = _LAST_COLUMNS.get(result.game, ("points/deal", "final score"))
+    draws = any(s.draws for s in result.totals.values())
+    headers = [
+        "bot",
+        "wins",
+        *(["draws"] if draws else []),
+        "win rate",
+        "95% CI",
+        f"{deal_col} ±95%",
+        f"{score_col} ±95%",
+        "dup b/e/w",
+    ]
+    rot = len(result.rotations)
+    pairs = len(result.pairs)
+    out.line(
+        f"{result.game}, {result.players} players, seed {result.seed}: {pairs} "
+        f"pair{'s' if pairs > 1 else ''} x {result.games} deal sets x {rot} rotations "
+        f"= {result.matches} matches"
+    )
+    for pair in result.pairs:
+        rows = _stats_rows([pair.stats[pair.a], pair.stats[pair.b]], draws)
+        sides = pair.stats[pair.a].entries
+        title = f"{pair.a} vs {pair.b}: {pair.matches} matches, {sides} sides played each"
+        _table(out, title, headers, rows)
+    if pairs > 1:
+        totals = list(result.totals.values())
+        title = f"all pairs: {totals[0].matches} matches, {totals[0].entries} sides played each"
+        _table(out, title, headers, _stats_rows(totals, draws))
+    elo_rows = [
+        [
+            str(rank),
+            label,
+            f"{rating:.0f}",
+            str(result.totals[label].matches),
+            f"{_match_score(result.totals[label]):g}",
+        ]
+        for rank, (label, rating) in enumerate(result.elo_table(), start=1)
+    ]
+    _table(out, f"Elo (mean {ANCHOR:.0f})", ["#", "bot", "Elo", "matches", "score"], elo_rows)
+    out.line(
+        "win rates are per side played; ± is the 95% interval of the mean; dup b/e/w: deal "
+        "sets in which the bot won more sides than its opponent / as many / fewer; score: "
+        "match wins + half the drawn matches"
+    )
+
+
+def _match_score(s: TournamentStats) -> float:
+    return s.match_wins + s.match_draws / 2
+
+
+def _table(out: Output, title: str, headers: list[str], rows: list[list[str]]) -> None:
+    """A table with a title: rich on a terminal (its width fits these wide tables), else
+    aligned plain text (no width limit: for files and pipes)."""
+    if out.rich and isatty(sys.stdout):
+        from rich.table import Table
+
+        table = Table(title=title)
+        for i, h in enumerate(headers):
+            table.add_column(h, justify="left" if i == 0 or h == "bot" else "right")
+        for row in rows:
+            table.add_row(*row)
+        out.renderable(table)
+        return
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(
+            c.ljust(w) if i == 0 or headers[i] == "bot" else c.rjust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        )
+
+    out.line("")
+    out.line(title)
+    out.line(line(headers))
+    for row in rows:
+        out.line(line(row))
