@@ -238,3 +238,27 @@ class _HelpFormatter(argparse.HelpFormatter):
 def raw_formatter(prog: str) -> argparse.HelpFormatter:
     """Help that wraps descriptions and keeps the epilog's example lines as written."""
     return _HelpFormatter(prog, max_help_position=30)
+
+
+def add_rules_flags(p: argparse.ArgumentParser) -> None:
+    """``--variant`` and ``--option``: the rules flags of every command that starts matches."""
+    p.add_argument(
+        "--variant",
+        metavar="NAME",
+        help="the game's variant option (briscola: open_variant = none, open_hands, scoperta)",
+    )
+    p.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rules option (repeatable), e.g. -o match_wins_target=2; see --list-options",
+    )
+
+
+def add_listing_flags(p: argparse.ArgumentParser) -> None:
+    """The flags that list what a batch command accepts, and its quiet switch."""
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--list-options", action="store_true", help="list the game's options and exit")
+    p.add_argument("--list-bots", action="store_true", help="list the bots and exit")

@@ -35,6 +35,7 @@ from mazo.render import (
 from .common import (
     CliError,
     Output,
+    add_rules_flags,
     events_for,
     game_from_args,
     isatty,
@@ -167,19 +168,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument(
         "--seed", type=int, metavar="N", help="seed for the deals and the bots (reproducible)"
     )
-    p.add_argument(
-        "--variant",
-        metavar="NAME",
-        help="the game's variant option (briscola: open_variant = none, open_hands, scoperta)",
-    )
-    p.add_argument(
-        "--option",
-        "-o",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a rules option (repeatable), e.g. -o match_wins_target=2; see --list-options",
-    )
+    add_rules_flags(p)
     p.add_argument("--save", metavar="FILE", help="write the game record (JSON) to FILE")
     p.add_argument(
         "--setup",

@@ -18,7 +18,15 @@ from mazo.core.errors import MazoError
 from mazo.sim import SimResult
 from mazo.sim import run as run_sim
 
-from .common import CliError, Output, game_from_args, options_help, raw_formatter
+from .common import (
+    CliError,
+    Output,
+    add_listing_flags,
+    add_rules_flags,
+    game_from_args,
+    options_help,
+    raw_formatter,
+)
 
 __all__ = ["add_parser", "parse_bot_options", "run"]
 
@@ -96,19 +104,7 @@ def add_parser(subparsers: Any) -> None:
         metavar="S",
         help="seed for all deals and bots (default: random, printed with the results)",
     )
-    p.add_argument(
-        "--variant",
-        metavar="NAME",
-        help="the game's variant option (briscola: open_variant = none, open_hands, scoperta)",
-    )
-    p.add_argument(
-        "--option",
-        "-o",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a rules option (repeatable), e.g. -o match_wins_target=2; see --list-options",
-    )
+    add_rules_flags(p)
     p.add_argument(
         "--bot-option",
         action="append",
@@ -118,9 +114,7 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help="print only JSON results on stdout")
     p.add_argument("--save", metavar="DIR", help="write each match record to DIR/match-NNNN.json")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("--list-options", action="store_true", help="list the game's options and exit")
-    p.add_argument("--list-bots", action="store_true", help="list the bots and exit")
+    add_listing_flags(p)
 
 
 def parse_bot_options(items: list[str]) -> dict[str, Any]:

@@ -25,7 +25,16 @@ from mazo.sim.tournament import (
     run_tournament,
 )
 
-from .common import CliError, Output, game_from_args, isatty, options_help, raw_formatter
+from .common import (
+    CliError,
+    Output,
+    add_listing_flags,
+    add_rules_flags,
+    game_from_args,
+    isatty,
+    options_help,
+    raw_formatter,
+)
 from .sim import _LAST_COLUMNS
 
 __all__ = ["add_parser", "run"]
@@ -115,28 +124,14 @@ def add_parser(subparsers: Any) -> None:
         metavar="S",
         help="seed for all deals and bots (default: random, printed with the results)",
     )
-    p.add_argument(
-        "--variant",
-        metavar="NAME",
-        help="the game's variant option (briscola: open_variant = none, open_hands, scoperta)",
-    )
-    p.add_argument(
-        "--option",
-        "-o",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a rules option (repeatable), e.g. -o match_wins_target=2; see --list-options",
-    )
+    add_rules_flags(p)
     p.add_argument("--json", action="store_true", help="print only JSON results on stdout")
     p.add_argument(
         "--plot",
         metavar="FILE.png",
         help="also draw win rates and Elo ratings as a PNG (needs pip install 'mazo[plot]')",
     )
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("--list-options", action="store_true", help="list the game's options and exit")
-    p.add_argument("--list-bots", action="store_true", help="list the bots and exit")
+    add_listing_flags(p)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Z95", "BotStats", "RunningMean", "mean_interval", "wilson_interval"]
+__all__ = ["Z95", "BotStats", "RunningMean", "WinTally", "mean_interval", "wilson_interval"]
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
@@ -104,8 +104,23 @@ class RunningMean:
         return (self.mean - half, self.mean + half)
 
 
+class WinTally:
+    """Win rate and its 95% interval, for any tally with ``wins`` of ``entries``."""
+
+    wins: int
+    entries: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.entries if self.entries else 0.0
+
+    @property
+    def win_ci95(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.entries)
+
+
 @dataclass
-class BotStats:
+class BotStats(WinTally):
     """Running tallies for one bot entry of a simulation.
 
     An *entry* is one side (a seat, or a team) played by the bot in one match; win rates
@@ -120,14 +135,6 @@ class BotStats:
     deals: int = 0  # (entry, deal) pairs, for the per-deal mean
     deal_points: int = 0  # card points taken, summed over those deals
     match_score: int = 0  # final score (Briscola deal wins, Envite chicos), summed over entries
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.entries if self.entries else 0.0
-
-    @property
-    def win_ci95(self) -> tuple[float, float]:
-        return wilson_interval(self.wins, self.entries)
 
     @property
     def mean_deal_points(self) -> float:

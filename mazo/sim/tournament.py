@@ -58,7 +58,7 @@ from mazo.core.rng import derive_seed
 from mazo.games import load_game
 from mazo.sim.elo import PairRecord, fit_elo
 from mazo.sim.runner import _labels, play_match
-from mazo.sim.stats import RunningMean, wilson_interval
+from mazo.sim.stats import RunningMean, WinTally
 
 __all__ = [
     "BotEntry",
@@ -318,7 +318,7 @@ def _play_all(jobs: list[MatchJob], workers: int, progress: Progress | None) -> 
 
 
 @dataclass
-class TournamentStats:
+class TournamentStats(WinTally):
     """One bot's results, against one opponent or against everyone."""
 
     bot: str
@@ -337,14 +337,6 @@ class TournamentStats:
     @property
     def losses(self) -> int:
         return self.entries - self.wins - self.draws
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.entries if self.entries else 0.0
-
-    @property
-    def win_ci95(self) -> tuple[float, float]:
-        return wilson_interval(self.wins, self.entries)
 
     def to_json(self) -> dict[str, Any]:
         lo, hi = self.win_ci95
