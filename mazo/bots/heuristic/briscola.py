@@ -295,6 +295,20 @@ def _mask(cards: Iterable[int]) -> int:
     return m
 
 
+_MEMOS: dict[int, dict[tuple[Any, ...], int]] = {}
+_MEMO_CAP = 200_000
+
+
+def _memo(trump: int) -> dict[tuple[Any, ...], int]:
+    """Solved endgame positions for one trump suit, shared by every call: a position's
+    value depends only on the two hands, the trick, whose turn and the stock, so the
+    moves after a solved one (a search's playouts solve thousands) are looked up."""
+    memo = _MEMOS.get(trump)
+    if memo is None or len(memo) > _MEMO_CAP:
+        memo = _MEMOS[trump] = {}
+    return memo
+
+
 def endgame_values(view: _View) -> dict[int, float] | None:
     """Exact values of my cards in a two-player deal near its end, else None."""
     if view.k != 2 or view.stock not in (0, 2):
@@ -317,10 +331,10 @@ def endgame_values(view: _View) -> dict[int, float] | None:
     me = _mask(view.hand)
     trick = tuple(view.trick)
     values: dict[int, float] = {}
+    memo = _memo(view.trump)
     for card in view.hand:
         total = 0
         for opp, stock in worlds:
-            memo: dict[tuple[Any, ...], int] = {}
             nme = me & ~(1 << card)
             if not trick:
                 total += _solve(nme, opp, (card,), False, stock, view.trump, memo)
