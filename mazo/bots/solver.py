@@ -150,9 +150,8 @@ def _trionfetti(game: Game, obs: Mapping[str, Any]) -> bool:
     smazzata, the seat's hand and what the partner showed of the current hand.  The pool
     fills the other hands, then every pack position still open (ordered).
 
-    Like ``determinize``, this leaves in the pool the unplayed cards of earlier deals
-    that partners showed each other: they are out of play, but ``determinize`` may deal
-    them again, so counting them as known could say True for an ambiguous observation.
+    Like ``determinize``, the cards shown of earlier deals (partners' shares, the seat's
+    own opt-in leftovers) are known to be set aside, out of the pool.
     """
     deck = game.info.deck
     seat = obs["seat"]
@@ -179,12 +178,16 @@ def _trionfetti(game: Game, obs: Mapping[str, Any]) -> bool:
                 e["type"] == "share"
                 and e["seat"] != seat
                 and i > first
-                and e["reason"] in ("vega_pending", "vega_accepted", "shown")
+                and e["reason"] != "shown_previous"
             ):
                 hands[e["seat"]] |= _mask(deck, e["cards"]) & ~played[e["seat"]]
-    for e in log[:first]:
-        if e["type"] == "play":
+    for i, e in enumerate(log):
+        if e["type"] == "play" and i < first:
             aside |= 1 << deck.parse(e["card"])
+        elif e["type"] == "share" and (i < first or e["reason"] == "shown_previous"):
+            aside |= _mask(deck, e["cards"])
+    if seat is not None:
+        aside |= _mask(deck, obs.get("showable", [])) & ~hands[seat]
     known = used | aside
     for s in range(4):
         known |= hands[s] | played[s]
