@@ -98,3 +98,31 @@ def test_easy_slips_sometimes_and_never_without_a_slip_chance() -> None:
     for bad in (-0.1, 1.5, "often"):
         with pytest.raises(mazo.RulesError, match="slip"):
             EasyBot(game, 1, slip=bad)
+
+
+def test_search_levels_answer_out_of_turn() -> None:
+    """An Envite seat that may call envío (or answer a bet) out of turn is asked: the search
+    level answers legally even where its guiding heuristic has nothing to do."""
+    game = mazo.load_game("envite", players=4)
+    bot = mazo.make_bot("expert", game, seed=1, iterations=5)
+    rng = Rng(2)
+    state = game.new_match(seed=3)
+    asked = 0
+    searched = 0  # asks with a real choice (one legal move is played without search)
+    for _ in range(300):
+        if state.match_over:
+            break
+        talk = game.info.message_actions
+        others = [
+            s
+            for s in range(4)
+            if s != state.to_act and any(a not in talk for a in state.legal_actions(s))
+        ]
+        if others:
+            action = bot.choose(state.observation(others[0]))
+            assert action in state.legal_actions(others[0])
+            asked += 1
+            searched += len([a for a in state.legal_actions(others[0]) if a not in talk]) > 1
+        legal = state.legal_actions()
+        state = state.apply(legal[rng.randbelow(len(legal))])
+    assert asked > 10 and searched > 0

@@ -292,7 +292,10 @@ class ISMCTSBot:
             key=lambda a: (children[a].visits, children[a].reward) if a in children else (-1, 0),
         )
         if self.guide_bot is not None:
-            hint = self.guide_bot.choose(observation)
+            try:
+                hint = self.guide_bot.choose(observation)
+            except RulesError:  # a heuristic asked out of turn may have nothing to say
+                return best
             if hint != best and not _clearly_better(
                 children.get(best), children.get(hint), self.guide
             ):
