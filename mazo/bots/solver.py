@@ -150,44 +150,18 @@ def _trionfetti(game: Game, obs: Mapping[str, Any]) -> bool:
     smazzata, the seat's hand and what the partner showed of the current hand.  The pool
     fills the other hands, then every pack position still open (ordered).
 
-    Like ``determinize``, the cards shown of earlier deals (partners' shares, the seat's
-    own opt-in leftovers) are known to be set aside, out of the pool.
+    The known places are ``determinize``'s own (:func:`mazo.games.trionfetti.known_places`).
     """
+    from mazo.games.trionfetti import known_places
+
     deck = game.info.deck
-    seat = obs["seat"]
-    log = obs["smazzata_log"]
-    deals = [i for i, e in enumerate(log) if e["type"] == "deal"]
-    first = deals[-1] if deals else len(log)
     ranking = obs["phase"] == "ranking"
     used = 0
     if obs["bottom_card"] is not None:
         used |= 1 << deck.parse(obs["bottom_card"])
     if obs["leftover"] is not None:
         used |= _mask(deck, obs["leftover"])
-    hands = [0] * 4
-    played = [0] * 4
-    aside = 0
-    if not ranking:
-        if seat is not None:
-            hands[seat] = _mask(deck, obs["hand"])
-        for e in log[first:]:
-            if e["type"] == "play":
-                played[e["seat"]] |= 1 << deck.parse(e["card"])
-        for i, e in enumerate(log):
-            if (
-                e["type"] == "share"
-                and e["seat"] != seat
-                and i > first
-                and e["reason"] != "shown_previous"
-            ):
-                hands[e["seat"]] |= _mask(deck, e["cards"]) & ~played[e["seat"]]
-    for i, e in enumerate(log):
-        if e["type"] == "play" and i < first:
-            aside |= 1 << deck.parse(e["card"])
-        elif e["type"] == "share" and (i < first or e["reason"] == "shown_previous"):
-            aside |= _mask(deck, e["cards"])
-    if seat is not None:
-        aside |= _mask(deck, obs.get("showable", [])) & ~hands[seat]
+    hands, played, aside = known_places(obs)
     known = used | aside
     for s in range(4):
         known |= hands[s] | played[s]

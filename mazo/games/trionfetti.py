@@ -1635,36 +1635,19 @@ def _determinize(game: TrionfettiGame, obs: Mapping[str, Any], rng: Rng) -> Trio
         ) from None
 
 
-def _build(game: TrionfettiGame, obs: Mapping[str, Any], rng: Rng) -> TrionfettiState:
+def known_places(obs: Mapping[str, Any]) -> tuple[list[int], list[int], int]:
+    """Where one seat's observation places cards, as masks: per seat the cards known in
+    its hand now (its own; a partner's shown and not played since) and those it played
+    in the deal in progress, and the cards set aside with earlier deals of the smazzata.
+    ``determinize`` deals the rest; the solver counts them."""
     seat = obs["seat"]
     parse = DECK.parse
     log = obs["smazzata_log"]
-    start = log[0]
-    dealer = start["dealer"]
-    k = obs["deal"]
-    ranking_phase = obs["phase"] == "ranking"
     deal_at = [i for i, e in enumerate(log) if e["type"] == "deal"]
     first = deal_at[-1] if deal_at else len(log)
-    # The pack: set-aside cards of earlier deals, this deal's hands, the stock; the
-    # bottom card last.
-    pack: list[int | None] = [None] * NUM_CARDS
-    used = 0
-
-    def put(pos: int, card: int) -> None:
-        nonlocal used
-        pack[pos] = card
-        used |= 1 << card
-
-    if obs["bottom_card"] is not None:
-        put(51, parse(obs["bottom_card"]))
-    if obs["leftover"] is not None:
-        free = [p for p in range(48, 52) if pack[p] is None]
-        for c in obs["leftover"]:
-            if not used >> parse(c) & 1:
-                put(free.pop(0), parse(c))
     hands = [0] * 4
     played_now = [0] * 4
-    if not ranking_phase:
+    if obs["phase"] != "ranking":
         if seat is not None:
             for c in obs["hand"]:
                 hands[seat] |= 1 << parse(c)
@@ -1700,6 +1683,35 @@ def _build(game: TrionfettiGame, obs: Mapping[str, Any], rng: Rng) -> Trionfetti
         for c in obs.get("showable", []):
             if not hands[seat] >> parse(c) & 1:
                 aside |= 1 << parse(c)
+    return hands, played_now, aside
+
+
+def _build(game: TrionfettiGame, obs: Mapping[str, Any], rng: Rng) -> TrionfettiState:
+    seat = obs["seat"]
+    parse = DECK.parse
+    log = obs["smazzata_log"]
+    start = log[0]
+    dealer = start["dealer"]
+    k = obs["deal"]
+    ranking_phase = obs["phase"] == "ranking"
+    # The pack: set-aside cards of earlier deals, this deal's hands, the stock; the
+    # bottom card last.
+    pack: list[int | None] = [None] * NUM_CARDS
+    used = 0
+
+    def put(pos: int, card: int) -> None:
+        nonlocal used
+        pack[pos] = card
+        used |= 1 << card
+
+    if obs["bottom_card"] is not None:
+        put(51, parse(obs["bottom_card"]))
+    if obs["leftover"] is not None:
+        free = [p for p in range(48, 52) if pack[p] is None]
+        for c in obs["leftover"]:
+            if not used >> parse(c) & 1:
+                put(free.pop(0), parse(c))
+    hands, played_now, aside = known_places(obs)
     known = used | aside
     for s in range(4):
         known |= hands[s] | played_now[s]
