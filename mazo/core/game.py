@@ -391,6 +391,17 @@ def log_nodes(node: tuple[Any, ...] | None) -> list[tuple[Any, ...]]:
     return out
 
 
+def plain_int(action: object) -> object:
+    """An integer of another type (numpy's, as RL code holds them) as a plain ``int``;
+    anything else unchanged, for the caller's own check (``bool`` is not an action)."""
+    if type(action) is int or isinstance(action, (bool, str)):
+        return action
+    try:
+        return operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        return action
+
+
 def to_action_id(game: Game, action: object) -> int:
     """Normalise what a caller passed as an action to an int id, or raise."""
     if type(action) is int:

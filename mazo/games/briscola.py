@@ -67,6 +67,7 @@ from mazo.core.game import (
     Option,
     fresh,
     log_nodes,
+    plain_int,
     to_action_id,
 )
 from mazo.core.rng import Rng, derive_seed, stream_seed
@@ -330,6 +331,7 @@ class BriscolaGame(Game):
 
     def action_to_string(self, action: int) -> str:
         """``7O`` for a card, ``signal trump_ace``, ``exchange`` or ``decline``."""
+        action = plain_int(action)  # type: ignore[assignment]  # numpy ints
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
             raise InvalidActionError(
                 f"{action!r} is not a Briscola action id; ids run 0..{NUM_ACTIONS - 1}"

@@ -86,6 +86,7 @@ from mazo.core.game import (
     Option,
     fresh,
     log_nodes,
+    plain_int,
     to_action_id,
 )
 from mazo.core.rng import Rng, derive_seed
@@ -541,6 +542,7 @@ class EnviteGame(Game):
 
     def action_to_string(self, action: int) -> str:
         """``7O`` for a card; ``envio``, ``accept``...; ``signal mala``; ``consult fold``."""
+        action = plain_int(action)  # type: ignore[assignment]  # numpy ints
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
             raise InvalidActionError(
                 f"{action!r} is not an Envite action id; ids run 0..{NUM_ACTIONS - 1}"

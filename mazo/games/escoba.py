@@ -59,6 +59,7 @@ from mazo.core.game import (
     Option,
     fresh,
     log_nodes,
+    plain_int,
     to_action_id,
 )
 from mazo.core.rng import Rng, derive_seed
@@ -271,6 +272,7 @@ class EscobaGame(Game):
 
     def action_to_string(self, action: int) -> str:
         """``7O`` for a trail, ``7O+5C+3B`` for a capture (played card first)."""
+        action = plain_int(action)  # type: ignore[assignment]  # numpy ints
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
             raise InvalidActionError(
                 f"{action!r} is not an Escoba action id; ids run 0..{NUM_ACTIONS - 1}"

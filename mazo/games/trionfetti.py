@@ -80,6 +80,7 @@ from mazo.core.game import (
     Option,
     fresh,
     log_nodes,
+    plain_int,
     to_action_id,
 )
 from mazo.core.rng import Rng, derive_seed
@@ -446,6 +447,7 @@ class TrionfettiGame(Game):
 
     def action_to_string(self, action: int) -> str:
         """``7O``, ``keep``, ``rank bomba``, ``vega``, ``signal KE``, ``announce have``..."""
+        action = plain_int(action)  # type: ignore[assignment]  # numpy ints
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
             raise InvalidActionError(
                 f"{action!r} is not a Trionfetti action id; ids run 0..{NUM_ACTIONS - 1}"

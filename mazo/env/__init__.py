@@ -1,0 +1,56 @@
+"""Research environments: observation encoding, PettingZoo and Gymnasium adapters.
+
+Install the ``rl`` extra (numpy, gymnasium, pettingzoo).  ``mazo.env.encoding`` needs
+only numpy; ``mazo.env.pettingzoo`` and ``mazo.env.gymnasium`` need their libraries.
+The engine (``mazo``, ``mazo.core``, ``mazo.games``) never imports this package.
+
+Importing ``mazo.env`` registers the single-agent Gymnasium environments when Gymnasium
+is installed (``gymnasium.make("mazo/Briscola-v0", opponents="random")``):
+
+========================  ==========================  =======
+id                        game                        players
+========================  ==========================  =======
+``mazo/Briscola-v0``      Briscola                    2
+``mazo/Escoba-v0``        Escoba                      2
+``mazo/Envite-v0``        Envite Canario              4
+``mazo/Trionfetti-v0``    Trionfetti                  4
+========================  ==========================  =======
+
+Keyword arguments of ``gymnasium.make`` go to
+:class:`mazo.env.gymnasium.MazoSingleAgentEnv` (``players``, ``seat``, ``opponents``,
+game options...).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+from mazo.env.encoding import Encoder
+
+__all__ = ["GYMNASIUM_IDS", "Encoder", "register_envs"]
+
+GYMNASIUM_IDS: dict[str, tuple[str, int]] = {
+    "mazo/Briscola-v0": ("briscola", 2),
+    "mazo/Escoba-v0": ("escoba", 2),
+    "mazo/Envite-v0": ("envite", 4),
+    "mazo/Trionfetti-v0": ("trionfetti", 4),
+}
+"""Gymnasium id -> (game, players) of the registered single-agent environments."""
+
+
+def register_envs() -> list[str]:
+    """Register the Gymnasium ids (once; later calls change nothing).  Returns them."""
+    import gymnasium
+
+    for env_id, (game, players) in GYMNASIUM_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                id=env_id,
+                entry_point="mazo.env.gymnasium:MazoSingleAgentEnv",
+                kwargs={"game": game, "players": players},
+            )
+    return list(GYMNASIUM_IDS)
+
+
+if importlib.util.find_spec("gymnasium") is not None:
+    register_envs()

@@ -1,0 +1,1 @@
+"""Research environments: encoding, PettingZoo, Gymnasium."""

@@ -1,0 +1,217 @@
+"""The PettingZoo AEC environments: PettingZoo's own API and seed tests for every game and
+player count, full matches with outcome rewards, determinism and illegal actions."""
+
+from __future__ import annotations
+
+import random
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test  # type: ignore[import-untyped]
+
+import mazo
+from mazo.core.errors import IllegalActionError
+from mazo.env.pettingzoo import (
+    briscola_v0,
+    envite_v0,
+    escoba_v0,
+    mazo_env,
+    raw_env,
+    trionfetti_v0,
+)
+
+CONFIGS = [
+    ("briscola", 2),
+    ("briscola", 3),
+    ("briscola", 4),
+    ("briscola", 6),
+    ("escoba", 2),
+    ("escoba", 3),
+    ("escoba", 4),
+    ("envite", 4),
+    ("envite", 6),
+    ("envite", 8),
+    ("envite", 10),
+    ("envite", 12),
+    ("trionfetti", 4),
+]
+IDS = [f"{g}-{p}" for g, p in CONFIGS]
+
+# Shorter matches, so that PettingZoo's play test also reaches the end of a match within
+# its cycles (the full-length matches are played below).
+SHORT: dict[str, dict[str, Any]] = {
+    "briscola": {"match_wins_target": 2},
+    "escoba": {"target_score": 6},
+    "envite": {"chicos_to_win": 1},
+    "trionfetti": {"points_to_win_game": 5, "games_to_win_match": 1},
+}
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
+def test_pettingzoo_api_test(name: str, players: int) -> None:
+    with warnings.catch_warnings():
+        # PettingZoo warns that dict observations are "not a NumPy array" for any
+        # environment outside its own list of classic games.
+        warnings.simplefilter("ignore")
+        api_test(mazo_env(name, players=players, **SHORT[name]), num_cycles=150)
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
+def test_pettingzoo_seed_test(name: str, players: int) -> None:
+    seed_test(lambda: mazo_env(name, players=players), num_cycles=40)
+
+
+def play(env: Any, seed: int, policy_seed: int) -> tuple[list[tuple[str, int]], dict[str, float]]:
+    """A whole match with uniform random masked actions: (agent, action) pairs and the
+    final cumulative reward of each agent, read when it steps out."""
+    rng = random.Random(policy_seed)
+    env.reset(seed=seed)
+    moves: list[tuple[str, int]] = []
+    final: dict[str, float] = {}
+    unwrapped = env.unwrapped
+    for agent in env.agent_iter(100_000):
+        obs, reward, terminated, truncated, _info = env.last()
+        assert not truncated
+        if terminated:
+            final[agent] = float(reward)
+            env.step(None)
+            continue
+        assert reward == 0.0
+        state = unwrapped.match_state
+        seat = unwrapped.agent_name_mapping[agent]
+        assert seat == state.to_act
+        legal = np.flatnonzero(obs["action_mask"]).tolist()
+        talk = unwrapped.game.info.message_actions
+        assert set(legal) == {a for a in state.legal_actions(seat) if a not in talk}
+        # every other agent sees an empty mask, out-of-turn calls included
+        other = unwrapped.possible_agents[(seat + 1) % len(unwrapped.possible_agents)]
+        assert env.observe(other)["action_mask"].sum() == 0
+        action = rng.choice(legal)
+        moves.append((agent, action))
+        env.step(action)
+    assert not env.agents
+    return moves, final
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
+def test_full_match_outcome_rewards(name: str, players: int) -> None:
+    env = mazo_env(name, players=players)
+    moves, final = play(env, seed=players, policy_seed=1)
+    state = env.unwrapped.match_state
+    game = env.unwrapped.game
+    assert state.match_over and len(moves) > 10
+    assert set(final) == set(env.unwrapped.possible_agents)
+    side_of = game.info.side_of
+    for agent, reward in final.items():
+        seat = int(agent.split("_")[1])
+        if state.winner is None:
+            assert reward == 0.0
+        else:
+            assert reward == (1.0 if side_of[seat] == state.winner else -1.0)
+    # partners are paid alike
+    for a in range(players):
+        for b in range(players):
+            if side_of[a] == side_of[b]:
+                assert final[f"player_{a}"] == final[f"player_{b}"]
+    if game.info.sides == 2:
+        assert sum(final.values()) == 0.0
+    else:
+        assert sorted(final.values()) in ([-1.0, -1.0, 1.0], [0.0, 0.0, 0.0])
+
+
+@pytest.mark.parametrize(("name", "players"), [("briscola", 4), ("escoba", 2), ("envite", 6)])
+def test_same_seed_same_match(name: str, players: int) -> None:
+    first = play(raw_env(game_name=name, players=players), seed=11, policy_seed=5)
+    again = play(raw_env(game_name=name, players=players), seed=11, policy_seed=5)
+    assert first == again
+    other = raw_env(game_name=name, players=players)
+    other.reset(seed=12)
+    mine = raw_env(game_name=name, players=players)
+    mine.reset(seed=11)
+    assert mine.match_state != other.match_state
+
+
+def test_seed_is_the_match_seed_and_unseeded_resets_follow_it() -> None:
+    env = raw_env(game_name="briscola", players=2)
+    env.reset(seed=7)
+    assert env.match_state == mazo.load_game("briscola", players=2).new_match(seed=7)
+    env.reset()
+    after_seven = env.match_state
+    twin = raw_env(game_name="briscola", players=2)
+    twin.reset(seed=7)
+    twin.reset()
+    assert twin.match_state == after_seven
+    assert after_seven != env.game.new_match(seed=7)
+
+
+def test_reset_options_place_the_match() -> None:
+    env = raw_env(game_name="escoba", players=2)
+    env.reset(seed=1, options={"setup": {"scores": [20, 3]}, "dealer": 1})
+    state: Any = env.match_state
+    assert state.scores == [20, 3]
+    assert state.dealer == 1
+
+
+def test_factories_and_spaces() -> None:
+    cases = [
+        (briscola_v0(), "briscola_v0", 2),
+        (escoba_v0(players=3), "escoba_v0", 3),
+        (envite_v0(), "envite_v0", 4),
+        (trionfetti_v0(), "trionfetti_v0", 4),
+    ]
+    for env, name, players in cases:
+        assert str(env.unwrapped) == name
+        assert env.unwrapped.possible_agents == [f"player_{i}" for i in range(players)]
+        game = env.unwrapped.game
+        space = env.observation_space("player_0")
+        assert space is env.observation_space("player_0")
+        assert space["observation"].shape == (env.unwrapped.encoder.size,)
+        assert space["action_mask"].shape == (game.info.num_actions,)
+        assert env.action_space("player_1").n == game.info.num_actions
+    assert mazo_env("briscola").unwrapped.game.players == 4  # the game's default
+
+
+def test_an_illegal_action_ends_the_match_for_the_wrapped_env() -> None:
+    env = briscola_v0(players=2)
+    env.reset(seed=7)
+    agent = env.agent_selection
+    obs, *_ = env.last()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env.step(illegal)
+    assert all(env.terminations.values())
+    assert env.rewards[agent] == -1.0
+    assert [r for a, r in env.rewards.items() if a != agent] == [0.0]
+
+
+def test_the_raw_env_refuses_illegal_actions_and_masked_talk() -> None:
+    env = raw_env(game_name="envite", players=4)
+    env.reset(seed=3)
+    obs = env.observe(env.agent_selection)
+    state = env.match_state
+    with pytest.raises(IllegalActionError):
+        env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    signal = env.game.string_to_action("signal mala")
+    assert signal in state.legal_actions(state.to_act)  # legal in the game...
+    with pytest.raises(IllegalActionError, match="talk"):
+        env.step(signal)  # ...but masked out without talk=True
+    assert env.match_state is state  # nothing moved
+    chatty = raw_env(game_name="envite", players=4, talk=True)
+    chatty.reset(seed=3)
+    assert chatty.observe(chatty.agent_selection)["action_mask"][signal] == 1
+    chatty.step(signal)
+    assert chatty.match_state.to_act == state.to_act
+
+
+def test_render_ansi_shows_the_acting_seat() -> None:
+    env = raw_env(game_name="trionfetti", render_mode="ansi")
+    env.reset(seed=4)
+    text = env.render()
+    assert isinstance(text, str)
+    seat = env.agent_name_mapping[env.agent_selection]
+    assert f"seat {seat}'s view" in text and "Legal:" in text
+    with pytest.raises(ValueError, match="render_mode"):
+        raw_env(game_name="briscola", render_mode="rgb_array")
