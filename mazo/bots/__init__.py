@@ -11,11 +11,23 @@ local table, behind the server or inside a simulation without leaking anything.
 True
 >>> list_bots()
 ['easy', 'expert', 'hard', 'heuristic', 'ismcts', 'normal', 'random']
+
+Plugin bots
+-----------
+Wherever a bot is named (``make_bot``, ``--bots``, ``--vs``), an import path
+``package.module:factory`` names a bot that lives outside mazo: ``factory(game, seed,
+**options)`` must return an object with ``choose(observation) -> int`` (a ``name`` is
+optional: the path is used).  Registry names never contain ``:`` or ``.``, so the two
+cannot be confused; a plugin path keeps its case (``bot_key``).  Modules are imported
+from ``sys.path`` and then the current directory.
 """
 
 from __future__ import annotations
 
+import importlib
+import os
 import secrets
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -27,6 +39,9 @@ __all__ = [
     "BOTS",
     "Bot",
     "BotSpec",
+    "PluginBotError",
+    "bot_key",
+    "is_plugin",
     "list_bots",
     "make_bot",
     "parse_option_value",
@@ -123,18 +138,126 @@ def resolve_seed(seed: int | None) -> int:
     return seed
 
 
+def is_plugin(name: str) -> bool:
+    """True for an import path (``package.module:factory``), False for a registry name.
+
+    >>> is_plugin("examples.ppo_bot:make"), is_plugin("heuristic")
+    (True, False)
+    """
+    return ":" in name or "." in name
+
+
+def bot_key(name: str) -> str:
+    """How a bot name is looked up: registry names are case-insensitive, an import path
+    keeps its case (Python names are case-sensitive).
+
+    >>> bot_key(" Heuristic "), bot_key("mybots.Strong:Make")
+    ('heuristic', 'mybots.Strong:Make')
+    """
+    name = name.strip()
+    return name if is_plugin(name) else name.lower()
+
+
+class PluginBotError(RulesError, ImportError):
+    """A plugin bot path that cannot be loaded.  It is a :class:`RulesError` (a bad bot
+    name) and an :class:`ImportError` (what is missing is a module or a name in one)."""
+
+
+def _with_current_directory() -> None:
+    """Plugins are found in the current directory too, as with ``python -m`` (the
+    ``mazo`` script alone would not look there); after everything else, so a local
+    file never hides an installed module."""
+    here = os.getcwd()
+    if here not in sys.path and "" not in sys.path:
+        sys.path.append(here)
+
+
+def load_plugin(path: str) -> BotFactory:
+    """The factory named by ``package.module:factory``, imported; clear errors otherwise."""
+    module_name, sep, attr = path.strip().partition(":")
+    module_name, attr = module_name.strip(), attr.strip()
+    if not sep or not module_name or not attr or ":" in attr:
+        raise PluginBotError(
+            f"bot {path!r}: a plugin bot is written package.module:factory "
+            f"(e.g. examples.ppo_bot:make); registered bots are: {', '.join(list_bots())}"
+        )
+    if module_name.lower() in BOTS:  # "ismcts:verbose": an option without a value
+        raise PluginBotError(
+            f"bot {path!r}: options go after the name as :key=value (e.g. "
+            "ismcts:iterations=50); a plugin bot is written package.module:factory"
+        )
+    _with_current_directory()
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as err:
+        if err.name is not None and module_name.startswith(err.name):
+            raise PluginBotError(
+                f"bot {path!r}: no module named {module_name!r} (plugins are imported "
+                "from sys.path and the current directory: run from the folder that "
+                "holds it, or install it)"
+            ) from None
+        raise PluginBotError(f"bot {path!r}: importing {module_name!r} failed: {err}") from err
+    except ImportError as err:
+        raise PluginBotError(f"bot {path!r}: importing {module_name!r} failed: {err}") from err
+    factory = module
+    for part in attr.split("."):
+        if not hasattr(factory, part):
+            raise PluginBotError(f"bot {path!r}: module {module_name!r} has no attribute {attr!r}")
+        factory = getattr(factory, part)
+    if not callable(factory):
+        raise PluginBotError(
+            f"bot {path!r}: {module_name}.{attr} is not callable; it must be a factory "
+            "factory(game, seed, **options) returning a bot"
+        )
+    return factory
+
+
+class _NamedBot:
+    """A plugin bot without a ``name``: the import path names it."""
+
+    def __init__(self, bot: Any, name: str) -> None:
+        self.bot = bot
+        self.name = name
+
+    def choose(self, observation: Observation) -> int:
+        return int(self.bot.choose(observation))
+
+
+def _make_plugin(path: str, game: Game, seed: int, **options: Any) -> Bot:
+    factory = load_plugin(path)
+    bot = factory(game, seed, **options)
+    if not callable(getattr(bot, "choose", None)):
+        raise RulesError(
+            f"bot {path!r}: the factory returned {type(bot).__name__}, which has no "
+            "choose(observation) method"
+        )
+    if not isinstance(getattr(bot, "name", None), str):
+        return _NamedBot(bot, path)
+    return bot
+
+
 def make_bot(name: str, game: Game, seed: int | None = None, **options: Any) -> Bot:
-    """Build the bot called ``name`` for ``game``.
+    """Build the bot called ``name`` for ``game``: a registered name, or a plugin's
+    import path ``package.module:factory`` (see the module docstring).
 
     ``seed`` makes its choices reproducible (tie-breaks and random play); an unknown name
     or option raises :class:`mazo.RulesError` saying what is allowed.
     """
-    key = name.strip().lower() if isinstance(name, str) else None
-    spec = BOTS.get(key) if key is not None else None
-    if spec is None:
-        raise RulesError(f"unknown bot {name!r}; bots are: {', '.join(list_bots())}")
+    if not isinstance(name, str):
+        raise RulesError(
+            f"a bot name is a string, not {name!r}; bots are: {', '.join(list_bots())}"
+        )
+    key = bot_key(name)
+    spec = None if is_plugin(key) else BOTS.get(key)
+    if spec is None and not is_plugin(key):
+        raise RulesError(
+            f"unknown bot {name!r}; bots are: {', '.join(list_bots())}, or a plugin "
+            "package.module:factory"
+        )
     if not isinstance(game, Game):
         raise RulesError(f"make_bot needs a configured game (mazo.load_game(...)), not {game!r}")
+    if spec is None:
+        return _make_plugin(key, game, resolve_seed(seed), **options)
     return spec.factory(game, resolve_seed(seed), **options)
 
 

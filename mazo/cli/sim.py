@@ -17,6 +17,7 @@ from mazo.bots import BOTS, list_bots, parse_option_value
 from mazo.core.errors import MazoError
 from mazo.sim import SimResult
 from mazo.sim import run as run_sim
+from mazo.sim.runner import BACKENDS
 
 from .common import (
     CliError,
@@ -28,7 +29,7 @@ from .common import (
     raw_formatter,
 )
 
-__all__ = ["add_parser", "parse_bot_options", "run"]
+__all__ = ["add_backend_flags", "add_parser", "check_backend_args", "parse_bot_options", "run"]
 
 DEFAULT_BOTS = "heuristic,random"
 DEFAULT_GAMES = 100
@@ -39,6 +40,7 @@ examples:
   mazo sim briscola --games 100 --players 4 --json > result.json
   mazo sim briscola --games 50 --bots heuristic,heuristic --save records/
   mazo sim briscola --games 100 --players 4 -o signals_enabled=true --bot-option signals=true
+  mazo sim briscola --games 1000 --backend ray --address auto   # on a running Ray cluster
 
 seat rotation: bots play sides (a seat, or a team whose seats all get the same bot).
 In match i side j is played by bots[(i + j) % len(bots)], so with two bots each plays
@@ -92,7 +94,8 @@ def add_parser(subparsers: Any) -> None:
         metavar="A,B,...",
         help=(
             f"comma-separated bot names, one per side in the first match (default "
-            f"{DEFAULT_BOTS}; bots: {', '.join(list_bots())}); a repeated name is numbered"
+            f"{DEFAULT_BOTS}; bots: {', '.join(list_bots())}, or a plugin "
+            "package.module:factory); a repeated name is numbered"
         ),
     )
     p.add_argument(
@@ -114,7 +117,36 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help="print only JSON results on stdout")
     p.add_argument("--save", metavar="DIR", help="write each match record to DIR/match-NNNN.json")
+    add_backend_flags(p)
     add_listing_flags(p)
+
+
+def add_backend_flags(p: argparse.ArgumentParser) -> None:
+    """``--backend`` and ``--address`` (``mazo sim`` and ``mazo tournament``)."""
+    p.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="local",
+        help=(
+            "where matches are played: local (this machine; the default) or ray (tasks on "
+            "a Ray cluster, same results for the same seed; needs pip install 'mazo[ray]')"
+        ),
+    )
+    p.add_argument(
+        "--address",
+        metavar="ADDR",
+        help=(
+            "with --backend ray: the cluster, as for ray.init: 'local' (a new instance on "
+            "this machine), 'auto', HOST:PORT or ray://HOST:PORT (default: RAY_ADDRESS, "
+            "else a cluster started here with 'ray start', else a new local instance)"
+        ),
+    )
+
+
+def check_backend_args(args: argparse.Namespace) -> None:
+    """``--address`` only makes sense with ``--backend ray``."""
+    if args.address is not None and args.backend != "ray":
+        raise CliError("--address names a Ray cluster: use it with --backend ray")
 
 
 def parse_bot_options(items: list[str]) -> dict[str, Any]:
@@ -148,6 +180,7 @@ def run(args: argparse.Namespace) -> int:
         game = game_from_args(args.game, args.players, args.variant, args.option)
         if args.games < 1:
             raise CliError(f"--games must be at least 1, not {args.games}")
+        check_backend_args(args)
         bot_names = [b.strip() for b in str(args.bots).split(",") if b.strip()]
         if not bot_names:
             raise CliError(f"--bots needs bot names, e.g. heuristic,random; bots: {list_bots()}")
@@ -188,6 +221,8 @@ def _simulate(
         "options": dict(game.options),
         "save_dir": Path(args.save) if args.save else None,
         "bot_options": bot_options,
+        "backend": args.backend,
+        "address": args.address,
     }
     if not show_progress:
         return run_sim(game_name, bot_names, **common)

@@ -35,7 +35,7 @@ from .common import (
     options_help,
     raw_formatter,
 )
-from .sim import _LAST_COLUMNS
+from .sim import _LAST_COLUMNS, add_backend_flags, check_backend_args
 
 __all__ = ["add_parser", "run"]
 
@@ -49,10 +49,14 @@ examples:
   mazo tournament escoba --players 3 --bots heuristic,random --games 50 --workers 2
   mazo tournament briscola -n 4 --bots heuristic,random --games 100 --json > result.json
   mazo tournament briscola --bots heuristic,random --games 100 --plot result.png
+  mazo tournament briscola --bots heuristic,random --games 500 --backend ray --address auto
+  mazo tournament briscola --bots examples.ppo_bot:make,normal,random --games 20
 
 bots: a comma-separated list of bot specs, NAME or NAME:KEY=VALUE:KEY=VALUE (e.g.
 ismcts:iterations=50:exploration=0.5); a spec given twice is numbered (random#1,
-random#2).  Every pair of bots plays (round robin); in team games partners are two
+random#2).  A plugin bot is an import path, package.module:factory[:KEY=VALUE...]:
+factory(game, seed, **options) returns an object with choose(observation) -> int.
+Every pair of bots plays (round robin); in team games partners are two
 copies of the same bot.
 
 duplicate deals: deal set i is the match seed derive_seed(SEED, "deal", i), the same for
@@ -116,7 +120,10 @@ def add_parser(subparsers: Any) -> None:
         "-w",
         type=int,
         metavar="W",
-        help="worker processes (default: every core; 1 plays in this process)",
+        help=(
+            "worker processes (default: every core; 1 plays in this process); "
+            "with --backend ray the cluster's CPUs decide instead"
+        ),
     )
     p.add_argument(
         "--seed",
@@ -131,6 +138,7 @@ def add_parser(subparsers: Any) -> None:
         metavar="FILE.png",
         help="also draw win rates and Elo ratings as a PNG (needs pip install 'mazo[plot]')",
     )
+    add_backend_flags(p)
     add_listing_flags(p)
 
 
@@ -151,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
         workers = args.workers if args.workers is not None else default_workers()
         if workers < 1:
             raise CliError(f"--workers must be at least 1, not {workers}")
+        check_backend_args(args)
         specs = [b.strip() for b in str(args.bots).split(",") if b.strip()]
         if len(specs) < 2:
             raise CliError(
@@ -162,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
             _check_plot_path(plot)
         seed = args.seed if args.seed is not None else secrets.randbits(32)
         show = not args.json and not args.no_progress and sys.stderr.isatty()
-        result = _play(game, specs, args.games, seed, workers, show)
+        result = _play(game, specs, args.games, seed, workers, show, args.backend, args.address)
         if args.json:
             sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
             sys.stdout.flush()
@@ -199,7 +208,14 @@ def _check_plot_path(path: Path) -> None:
 
 
 def _play(
-    game: Any, specs: list[str], games: int, seed: int, workers: int, show_progress: bool
+    game: Any,
+    specs: list[str],
+    games: int,
+    seed: int,
+    workers: int,
+    show_progress: bool,
+    backend: str = "local",
+    address: str | None = None,
 ) -> TournamentResult:
     common: dict[str, Any] = {
         "games": games,
@@ -207,6 +223,8 @@ def _play(
         "seed": seed,
         "options": dict(game.options),
         "workers": workers,
+        "backend": backend,
+        "address": address,
     }
     if not show_progress:
         return run_tournament(game.name, specs, **common)

@@ -27,12 +27,13 @@ any single match can be re-run alone.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mazo.bots import Bot, make_bot
+from mazo.bots import Bot, bot_key, make_bot
 from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
 from mazo.core.game import Game, State
 from mazo.core.rng import derive_seed
@@ -40,7 +41,20 @@ from mazo.games import load_game
 from mazo.record import save_record
 from mazo.sim.stats import BotStats
 
-__all__ = ["MAX_ACTIONS", "SimResult", "lineup", "play_match", "run"]
+__all__ = [
+    "BACKENDS",
+    "MAX_ACTIONS",
+    "SimJob",
+    "SimResult",
+    "lineup",
+    "match_summary",
+    "play_match",
+    "play_sim_job",
+    "run",
+]
+
+BACKENDS = ("local", "ray")
+"""Where matches are played: ``local`` (this machine), ``ray`` (a Ray cluster)."""
 
 MAX_ACTIONS = 100_000
 """A match longer than this is a bug (a bot or a rule looping), not a long game."""
@@ -85,7 +99,7 @@ def lineup(labels: Sequence[str], sides: int, match: int) -> list[str]:
 
 def _labels(bot_names: Sequence[str]) -> list[str]:
     """Bot names made unique: ``random, random`` become ``random#1, random#2``."""
-    names = [n.strip().lower() for n in bot_names]
+    names = [_label_key(n) for n in bot_names]
     out = []
     for i, name in enumerate(names):
         if names.count(name) > 1:
@@ -93,6 +107,16 @@ def _labels(bot_names: Sequence[str]) -> list[str]:
         else:
             out.append(name)
     return out
+
+
+def _label_key(spec: str) -> str:
+    """A bot name or spec, lower-cased unless it names a plugin bot (an import path
+    ``package.module:factory[...]``, whose Python names are case-sensitive)."""
+    name, _, rest = spec.strip().partition(":")
+    factory = rest.partition(":")[0]
+    if "." in name or (factory.strip() and "=" not in factory):
+        return spec.strip()
+    return spec.strip().lower()
 
 
 @dataclass
@@ -131,6 +155,8 @@ def run(
     progress: Progress | None = None,
     save_dir: str | Path | None = None,
     bot_options: Mapping[str, Any] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> SimResult:
     """Play ``games`` matches between the named bots, rotating seats, and tally them.
 
@@ -138,6 +164,10 @@ def run(
     or options raise :class:`mazo.RulesError` before any match is played.  ``progress``
     is called as ``progress(done, total)`` after each match; ``save_dir`` receives each
     record as ``match-0000.json`` (with a ``"sim"`` key naming the bots by seat).
+
+    ``backend="ray"`` plays the matches as tasks on a Ray cluster (``address`` as for
+    ``ray.init``; see :mod:`mazo.sim.ray_backend`); every match is seeded by its number
+    alone, so the result is the same as in this process.
     """
     if type(games) is not int or games < 1:
         raise RulesError(f"the number of games must be a positive int, not {games!r}")
@@ -148,31 +178,54 @@ def run(
     opts = dict(options or {})
     game = load_game(game_name, players=players, **opts)
     labels = _labels(bot_names)
-    names = dict(zip(labels, (n.strip().lower() for n in bot_names), strict=True))
+    names = dict(zip(labels, (bot_key(n) for n in bot_names), strict=True))
     bopts = dict(bot_options or {})
+    if backend not in BACKENDS:
+        raise RulesError(f"unknown backend {backend!r}; backends are: {', '.join(BACKENDS)}")
     for name in names.values():  # fail fast on a bad bot, a missing heuristic or option
         make_bot(name, game, seed=0, **bopts)
     sides = len(set(game.info.side_of))
     out_dir = Path(save_dir) if save_dir is not None else None
     stats = {label: BotStats(label) for label in labels}
     side_of = game.info.side_of
+    jobs = []
     for i in range(games):
         by_side = lineup(labels, sides, i)
-        seat_labels = [by_side[side_of[s]] for s in range(game.players)]
-        bots = [
-            make_bot(names[label], game, seed=derive_seed(seed, "bot", i, s), **bopts)
-            for s, label in enumerate(seat_labels)
-        ]
-        state = play_match(game, bots, seed=derive_seed(seed, "match", i))
-        _tally(stats, by_side, state)
-        if out_dir is not None:
-            save_record(
-                state,
-                out_dir / f"match-{i:04d}.json",
-                sim={"match": i, "bots": seat_labels},
+        seat_labels = tuple(by_side[side_of[s]] for s in range(game.players))
+        jobs.append(
+            SimJob(
+                number=i,
+                game=game.name,
+                players=game.players,
+                options=tuple(game.options.items()),
+                by_side=tuple(by_side),
+                seat_labels=seat_labels,
+                seat_bots=tuple(names[label] for label in seat_labels),
+                bot_options=tuple(bopts.items()),
+                match_seed=derive_seed(seed, "match", i),
+                bot_seeds=tuple(derive_seed(seed, "bot", i, s) for s in range(game.players)),
             )
-        if progress is not None:
-            progress(i + 1, games)
+        )
+    if backend == "ray":
+        from mazo.sim.ray_backend import play_sim_jobs
+
+        outcomes = play_sim_jobs(jobs, progress, address, records=out_dir is not None)
+        for job, (summary, record) in zip(jobs, outcomes, strict=True):
+            _tally(stats, list(job.by_side), summary)
+            if out_dir is not None and record is not None:
+                _write_record(record, out_dir / f"match-{job.number:04d}.json", job)
+    else:
+        for job in jobs:
+            state = play_sim_job(job, game)
+            _tally(stats, list(job.by_side), match_summary(state))
+            if out_dir is not None:
+                save_record(
+                    state,
+                    out_dir / f"match-{job.number:04d}.json",
+                    sim={"match": job.number, "bots": list(job.seat_labels)},
+                )
+            if progress is not None:
+                progress(job.number + 1, games)
     return SimResult(
         game=game.name,
         players=game.players,
@@ -184,14 +237,67 @@ def run(
     )
 
 
-def _tally(stats: dict[str, BotStats], by_side: list[str], state: State) -> None:
-    deal_points: list[list[int]] = [
-        list(e["points"]) for e in state.events if e.get("type") == "hand_end"
+# -- one match as a job (any process or machine can play it) ----------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SimJob:
+    """Match ``number`` of a simulation, fully described: the Ray backend ships it to a
+    worker, and it plays the same there as here."""
+
+    number: int
+    game: str
+    players: int
+    options: tuple[tuple[str, Any], ...]
+    by_side: tuple[str, ...]  # the label playing each side
+    seat_labels: tuple[str, ...]  # the label on each seat
+    seat_bots: tuple[str, ...]  # the bot name on each seat
+    bot_options: tuple[tuple[str, Any], ...]
+    match_seed: int
+    bot_seeds: tuple[int, ...]  # one per seat
+
+
+MatchSummary = tuple[int | None, tuple[int, ...], tuple[tuple[int, ...], ...]]
+"""What the tallies need from a match: the winning side, the final score per side and
+each deal's points per side (small, to travel back from a worker)."""
+
+_GAMES: dict[tuple[str, int, str], Game] = {}  # per process: options are plain values
+
+
+def play_sim_job(job: SimJob, game: Game | None = None) -> State:
+    """Play one match of a simulation; the final state."""
+    if game is None:
+        key = (job.game, job.players, repr(job.options))
+        game = _GAMES.get(key)
+        if game is None:
+            game = _GAMES[key] = load_game(job.game, players=job.players, **dict(job.options))
+    bopts = dict(job.bot_options)
+    bots = [
+        make_bot(name, game, seed=bot_seed, **bopts)
+        for name, bot_seed in zip(job.seat_bots, job.bot_seeds, strict=True)
     ]
-    winner = state.winner
+    return play_match(game, bots, seed=job.match_seed)
+
+
+def match_summary(state: State) -> MatchSummary:
+    """The :data:`MatchSummary` of a finished match."""
+    deal_points = tuple(tuple(e["points"]) for e in state.events if e.get("type") == "hand_end")
     # Where a level sits above the scores (Envite chicos), the final score is that level:
     # Envite's stones go back to 0 with every chico.
     scores = state.games if any(state.games) else state.scores
+    return state.winner, tuple(scores), deal_points
+
+
+def _write_record(record: dict[str, Any], path: Path, job: SimJob) -> None:
+    """What :func:`mazo.record.save_record` writes, from a record made on a worker."""
+    record = dict(record)
+    record["sim"] = {"match": job.number, "bots": list(job.seat_labels)}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+
+
+def _tally(stats: dict[str, BotStats], by_side: list[str], summary: MatchSummary) -> None:
+    winner, scores, deal_points = summary
     for label in set(by_side):
         stats[label].matches += 1
     for side, label in enumerate(by_side):

@@ -51,13 +51,13 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from mazo.bots import Bot, make_bot, parse_option_value
+from mazo.bots import Bot, bot_key, make_bot, parse_option_value
 from mazo.core.errors import RulesError
 from mazo.core.game import Game, State
 from mazo.core.rng import derive_seed
 from mazo.games import load_game
 from mazo.sim.elo import PairRecord, fit_elo
-from mazo.sim.runner import _labels, play_match
+from mazo.sim.runner import BACKENDS, _labels, play_match
 from mazo.sim.stats import RunningMean, WinTally
 
 __all__ = [
@@ -107,9 +107,17 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     ('ismcts', {'iterations': 50, 'exploration': 0.5})
     >>> parse_bot_spec(" Heuristic ")
     ('heuristic', {})
+
+    A plugin bot (``package.module:factory``, see :mod:`mazo.bots`) takes its options
+    after the factory:
+
+    >>> parse_bot_spec("examples.ppo_bot:make:model=policy.zip")
+    ('examples.ppo_bot:make', {'model': 'policy.zip'})
     """
     name, *items = str(spec).split(":")
-    name = name.strip().lower()
+    if items and items[0].strip() and "=" not in items[0]:
+        name = f"{name.strip()}:{items.pop(0).strip()}"  # module:factory
+    name = bot_key(name)
     if not name:
         raise RulesError(f"bot spec {spec!r} has no bot name; write name:key=value, e.g. random")
     options: dict[str, Any] = {}
@@ -279,8 +287,18 @@ def _play_chunk(jobs: Sequence[MatchJob]) -> list[MatchOutcome]:
     return [_outcome(play_job(job)) for job in jobs]
 
 
-def _play_all(jobs: list[MatchJob], workers: int, progress: Progress | None) -> list[MatchOutcome]:
+def _play_all(
+    jobs: list[MatchJob],
+    workers: int,
+    progress: Progress | None,
+    backend: str = "local",
+    address: str | None = None,
+) -> list[MatchOutcome]:
     total = len(jobs)
+    if backend == "ray":
+        from mazo.sim.ray_backend import play_tournament_jobs
+
+        return play_tournament_jobs(jobs, progress, address)
     if workers == 1 or total <= 1:
         out = []
         for job in jobs:
@@ -507,18 +525,24 @@ def run_tournament(
     options: Mapping[str, Any] | None = None,
     workers: int = 1,
     progress: Progress | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> TournamentResult:
     """A round robin between the bots of ``bot_specs`` (``"name"`` or
     ``"name:key=value:..."``), ``games`` deal sets per pair (see the module docstring).
 
     ``options`` are the game's rules options.  ``workers`` processes play the matches
     (1: in this process); the result is the same for any number.  ``progress`` is called
-    as ``progress(done, total)`` in this process as matches finish.
+    as ``progress(done, total)`` in this process as matches finish.  ``backend="ray"``
+    plays them as tasks on a Ray cluster instead (``address`` as for ``ray.init``, see
+    :mod:`mazo.sim.ray_backend`; ``workers`` is then unused), with the same result.
     """
     if type(workers) is not int or workers < 1:
         raise RulesError(f"workers must be a positive int, not {workers!r}")
+    if backend not in BACKENDS:
+        raise RulesError(f"unknown backend {backend!r}; backends are: {', '.join(BACKENDS)}")
     game, entries, jobs = _schedule(game_name, bot_specs, games, players, seed, options)
-    outcomes = _play_all(jobs, workers, progress)
+    outcomes = _play_all(jobs, workers, progress, backend, address)
     pairs, totals = _tally(jobs, outcomes, entries)
     elo = fit_elo([e.label for e in entries], [p.record() for p in pairs])
     return TournamentResult(

@@ -1,0 +1,1 @@
+"""Examples that use mazo from outside: a trained policy as a plugin bot (``ppo_bot``)."""
