@@ -16,7 +16,7 @@ from typing import Any
 import mazo
 from mazo.core.errors import MazoError
 
-from . import bench, play, replay, tournament
+from . import bench, play, replay, serve, tournament
 from .common import raw_formatter
 
 __all__ = ["build_parser", "main"]
@@ -29,6 +29,7 @@ examples:
   mazo sim --help                                   bot-against-bot simulations
   mazo tournament briscola --bots heuristic,random  round robin on duplicate deals, Elo
   mazo bench briscola --seconds 3                   engine speed, random play
+  mazo serve                                        tables in the browser (http://localhost:8000)
   mazo <command> --help                             the options of a command
 
 games: {games}
@@ -53,7 +54,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     modules: list[ModuleType] = [play]
     if sim is not None:
         modules.append(sim)
-    modules += [tournament, replay, bench]
+    modules += [tournament, replay, bench, serve]
     for module in modules:
         before = set(subparsers.choices)
         module.add_parser(subparsers)

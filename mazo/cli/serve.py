@@ -1,0 +1,92 @@
+"""``mazo serve``: card tables in the browser for friends and bots.
+
+The web stack (Starlette, uvicorn) is an optional extra, imported only when the command
+runs, so ``mazo --help`` works without it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from .common import raw_formatter
+
+EPILOG = """\
+examples:
+  mazo serve                              http://127.0.0.1:8000, tables in ./mazo.sqlite3
+  mazo serve --host 0.0.0.0 --port 8080   reachable from the local network
+  mazo serve --db /var/lib/mazo/tables.sqlite3 --bot-delay 1
+
+Open the address in a browser: the lobby creates tables (any game, player count, options,
+each seat a person or a bot level) and gives a join link per seat and a watch link.
+Unfinished tables resume where they were when the server starts again.
+The protocol for scripts and other clients is in docs/protocol.md.
+"""
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``mazo serve``."""
+    p = subparsers.add_parser(
+        "serve",
+        help="play in the browser: tables for friends and bots",
+        description="Serve the lobby, the table pages, the JSON API and the table sockets.",
+        epilog=EPILOG,
+        formatter_class=raw_formatter,
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default %(default)s)")
+    p.add_argument("--port", type=int, default=8000, help="port (default %(default)s)")
+    p.add_argument(
+        "--db",
+        default="mazo.sqlite3",
+        metavar="PATH",
+        help="the SQLite file of the tables (default %(default)s; ':memory:' keeps nothing)",
+    )
+    p.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.6,
+        metavar="SECONDS",
+        help="pause before each bot move so people can follow (default %(default)s)",
+    )
+    p.add_argument(
+        "--allow-seed",
+        action="store_true",
+        help="accept a table 'seed' (tests, demos: a known seed tells every card)",
+    )
+    p.add_argument(
+        "--log-level",
+        default="info",
+        choices=["critical", "error", "warning", "info", "debug"],
+        help="uvicorn's log level (default %(default)s)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from mazo.server.app import create_app
+    except ImportError as err:
+        print(
+            f"mazo serve: the web server is an optional extra ({err.name} is missing):"
+            " pip install 'mazo[server]'",
+            file=sys.stderr,
+        )
+        return 1
+    if args.bot_delay < 0 or args.bot_delay > 10:
+        print("mazo serve: --bot-delay must be 0 to 10 seconds", file=sys.stderr)
+        return 2
+    app = create_app(args.db, bot_delay=args.bot_delay, allow_seed=args.allow_seed)
+    shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
+    print(f"mazo serve: open http://{shown}:{args.port}/  (tables kept in {args.db})", flush=True)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        ws_max_size=65_536,  # the app refuses anything over 4 KiB with a clear error
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+    )
+    return 0

@@ -1,0 +1,271 @@
+"""The ASGI app of ``mazo serve``: the lobby, the table pages, the JSON API, the sockets.
+
+The protocol is documented in ``docs/protocol.md``; the tables' logic is in
+:mod:`mazo.server.tables`, everything sent is built by :mod:`mazo.server.views`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from mazo.games import GAMES, list_games
+from mazo.server.bots import SERVER_BOTS, BotRunner
+from mazo.server.store import Store
+from mazo.server.tables import Connection, LiveTable, RequestError, TableManager
+from mazo.server.views import public_view, state_message, table_summary
+
+__all__ = ["MAX_MESSAGE", "WEB_DIR", "create_app"]
+
+log = logging.getLogger("mazo.server")
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+MAX_MESSAGE = 4096  # bytes of one client message on the socket
+MAX_BODY = 16_384  # bytes of an HTTP request body
+RATE = 100.0  # messages a second a connection may send, on average (scripts play fast)
+BURST = 200.0
+
+
+def create_app(
+    db_path: str | Path = "mazo.sqlite3",
+    *,
+    bot_delay: float = 0.6,
+    allow_seed: bool = False,
+    bot_processes: bool = True,
+) -> Starlette:
+    """The app, with its tables in the SQLite file ``db_path`` (``":memory:"`` for a
+    throwaway server)."""
+    store = Store(db_path)
+    bots = BotRunner(processes=bot_processes)
+    manager = TableManager(store, bots, bot_delay=bot_delay, allow_seed=allow_seed)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        resumed = manager.resume_all()
+        if resumed:
+            log.info("resumed %d unfinished table(s)", resumed)
+        yield
+        await manager.close()
+        bots.close()
+        store.close()
+
+    async def page(request: Request) -> Response:
+        name = "table.html" if "table_id" in request.path_params else "index.html"
+        path = WEB_DIR / name
+        if not path.exists():
+            return JSONResponse({"error": f"the web client is missing {name}"}, status_code=500)
+        return FileResponse(path, headers={"Cache-Control": "no-cache"})
+
+    async def health(request: Request) -> Response:
+        return JSONResponse({"ok": True, "tables": len(manager.tables)})
+
+    async def games(request: Request) -> Response:
+        out = []
+        for name in list_games():
+            cls = GAMES[name]
+            teams = {}
+            for n in cls.player_counts:
+                teams[str(n)] = cls(n).info.teams
+            out.append(
+                {
+                    "name": name,
+                    "players": list(cls.player_counts),
+                    "default_players": cls.default_players,
+                    "teams": teams,
+                    "options": [
+                        {
+                            "name": o.name,
+                            "default": o.default,
+                            "allowed": list(o.allowed) if o.allowed is not None else None,
+                            "describe": o.allowed_text(),
+                            "help": o.help,
+                        }
+                        for o in cls.option_specs
+                    ],
+                }
+            )
+        return JSONResponse({"games": out, "bots": list(SERVER_BOTS)})
+
+    async def tables(request: Request) -> Response:
+        if request.method == "POST":
+            body = await _json_body(request)
+            return JSONResponse(manager.create(body), status_code=201)
+        listed = []
+        for table_id in store.table_ids(unfinished_only=True, public_only=True):
+            table = manager.get(table_id)
+            if table is not None:
+                listed.append(table_summary(table))
+        return JSONResponse({"tables": listed})
+
+    def _table(request: Request) -> LiveTable:
+        table = manager.get(request.path_params["table_id"])
+        if table is None:
+            raise RequestError("no such table", status=404, code="no_table")
+        return table
+
+    async def table_view(request: Request) -> Response:
+        return JSONResponse(public_view(_table(request)))
+
+    async def record(request: Request) -> Response:
+        table = _table(request)
+        if not table.state.match_over:
+            raise RequestError(
+                "the record (every deck order) is published when the match is over",
+                status=409,
+                code="conflict",
+            )
+        return JSONResponse(table.state.record())
+
+    async def claim(request: Request) -> Response:
+        table = _table(request)
+        body = await _json_body(request)
+        return JSONResponse(manager.claim(table, request.path_params["seat"], body))
+
+    async def socket(websocket: WebSocket) -> None:
+        table = manager.get(websocket.path_params["table_id"])
+        await websocket.accept()
+        if table is None:
+            await _refuse(websocket, 4404, "no_table", "no such table")
+            return
+        token = websocket.query_params.get("token")
+        seat: int | None = None
+        if token:
+            seat = table.seat_for_token(token)
+            if seat is None:
+                await _refuse(websocket, 4403, "bad_token", "this token opens no seat here")
+                return
+        conn = Connection(seat)
+        sender = asyncio.create_task(_send_loop(websocket, conn))
+        manager.attach(table, conn)  # queues this connection's first state
+        try:
+            await _receive_loop(websocket, manager, table, conn)
+        finally:
+            manager.detach(table, conn)
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
+
+    async def on_request_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestError)
+        return JSONResponse({"error": exc.message}, status_code=exc.status)
+
+    routes = [
+        Route("/", page),
+        Route("/table/{table_id}", page),
+        Route("/api/health", health),
+        Route("/api/games", games),
+        Route("/api/tables", tables, methods=["GET", "POST"]),
+        Route("/api/tables/{table_id}", table_view),
+        Route("/api/tables/{table_id}/record", record),
+        Route("/api/tables/{table_id}/seats/{seat:int}/claim", claim, methods=["POST"]),
+        WebSocketRoute("/ws/tables/{table_id}", socket),
+        Mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={RequestError: on_request_error},
+    )
+    app.state.manager = manager
+    return app
+
+
+async def _json_body(request: Request) -> Any:
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        raise RequestError(f"the request body is over {MAX_BODY} bytes", status=413)
+    try:
+        return json.loads(body or b"{}")
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RequestError(f"the request body is not JSON: {exc}") from exc
+
+
+async def _refuse(websocket: WebSocket, close_code: int, code: str, message: str) -> None:
+    await websocket.send_text(json.dumps({"type": "error", "code": code, "message": message}))
+    await websocket.close(code=close_code)
+
+
+async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
+    while True:
+        text = await conn.outbox.get()
+        if not text:  # the connection fell too far behind: let the client reconnect
+            await websocket.close(code=4408)
+            return
+        await websocket.send_text(text)
+
+
+async def _receive_loop(
+    websocket: WebSocket, manager: TableManager, table: LiveTable, conn: Connection
+) -> None:
+    allowance, stamp = BURST, time.monotonic()
+    while True:
+        try:
+            message = await websocket.receive()
+        except WebSocketDisconnect:
+            return
+        if message["type"] == "websocket.disconnect":
+            return
+        now = time.monotonic()
+        allowance = min(BURST, allowance + (now - stamp) * RATE)
+        stamp = now
+        if allowance < 1:
+            _error(conn, table, "rate_limited", f"too many messages: at most {RATE:g} a second")
+            continue
+        allowance -= 1
+        text = message.get("text")
+        if text is None:
+            raw = message.get("bytes") or b""
+            if len(raw) > MAX_MESSAGE:
+                _error(conn, table, "too_large", f"a message is at most {MAX_MESSAGE} bytes")
+                continue
+            try:
+                text = raw.decode()
+            except UnicodeDecodeError:
+                _error(conn, table, "bad_message", "messages are UTF-8 JSON text")
+                continue
+        if len(text.encode()) > MAX_MESSAGE:
+            _error(conn, table, "too_large", f"a message is at most {MAX_MESSAGE} bytes")
+            continue
+        try:
+            await _handle(text, manager, table, conn)
+        except RequestError as exc:
+            _error(conn, table, exc.code, exc.message)
+
+
+async def _handle(text: str, manager: TableManager, table: LiveTable, conn: Connection) -> None:
+    try:
+        msg = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RequestError(f"not JSON ({exc.msg}); send an object with a type") from exc
+    if not isinstance(msg, dict):
+        raise RequestError('a message is a JSON object with a "type": act, name or ping')
+    kind = msg.get("type")
+    if kind == "ping":
+        conn.send({"type": "pong"})
+    elif kind == "act":
+        await manager.act(table, conn.seat, msg.get("version"), msg.get("action"))
+    elif kind == "name":
+        if conn.seat is None:
+            raise RequestError("watchers have no seat to name", code="spectator")
+        manager.rename(table, conn.seat, msg.get("name"))
+    elif kind == "sync":
+        conn.send(state_message(table, conn.seat))
+    else:
+        raise RequestError(f"unknown message type {kind!r}; types are: act, name, ping, sync")
+
+
+def _error(conn: Connection, table: LiveTable, code: str, message: str) -> None:
+    conn.send({"type": "error", "code": code, "message": message, "version": table.version})

@@ -1,0 +1,208 @@
+"""The tables' durable store: one SQLite file, written before anything is broadcast.
+
+A table is its creation row, its seats and its ordered actions; the server rebuilds the
+live state by replaying the actions through the engine, so nothing but the actions has to
+be kept in step with the game.  The file runs in WAL mode with ``synchronous=NORMAL``:
+each action is one short transaction that survives the server process being killed (the
+restart test kills it); only a power cut could lose the last few, which a card table can
+afford.
+
+Tokens are stored as SHA-256 digests: a copy of the database does not let anyone act.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["ActionRow", "SeatRow", "Store", "TableRow", "token_digest"]
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    options TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    title TEXT NOT NULL,
+    public INTEGER NOT NULL,
+    created REAL NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    level TEXT,
+    name TEXT NOT NULL,
+    token_hash TEXT,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS actions (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    n INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (table_id, n)
+);
+CREATE INDEX IF NOT EXISTS tables_open ON tables (finished, public, created);
+"""
+
+
+def token_digest(token: str) -> str:
+    """What the store keeps of a seat's token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str  # "human" or "bot"
+    level: str | None  # a bot level, None for people
+    name: str  # "" until a person names the seat
+    token_hash: str | None  # None: a bot, or a public seat nobody has claimed
+
+
+@dataclass
+class ActionRow:
+    n: int
+    seat: int
+    action: str
+
+
+@dataclass
+class TableRow:
+    id: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    title: str
+    public: bool
+    created: float
+    finished: bool
+    seats: list[SeatRow] = field(default_factory=list)
+
+
+class Store:
+    """Every read and write the server makes to its database."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        # The event loop's thread is the only user; check_same_thread=False lets the app
+        # be built in one thread and served in another (tests, uvicorn's startup).
+        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def create_table(self, table: TableRow) -> None:
+        with self._transaction():
+            self.db.execute(
+                "INSERT INTO tables (id, game, players, options, seed, title, public, created,"
+                " finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)",
+                (
+                    table.id,
+                    table.game,
+                    table.players,
+                    json.dumps(table.options, sort_keys=True),
+                    table.seed,
+                    table.title,
+                    int(table.public),
+                    table.created,
+                ),
+            )
+            self.db.executemany(
+                "INSERT INTO seats (table_id, seat, kind, level, name, token_hash)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [(table.id, s.seat, s.kind, s.level, s.name, s.token_hash) for s in table.seats],
+            )
+
+    def append_action(self, table_id: str, n: int, seat: int, action: str) -> None:
+        """Commit action number ``n`` (1-based: the version it creates)."""
+        self.db.execute(
+            "INSERT INTO actions (table_id, n, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+            (table_id, n, seat, action, time.time()),
+        )
+
+    def mark_finished(self, table_id: str) -> None:
+        self.db.execute("UPDATE tables SET finished = 1 WHERE id = ?", (table_id,))
+
+    def set_seat(self, table_id: str, seat: int, name: str, token_hash: str | None) -> None:
+        self.db.execute(
+            "UPDATE seats SET name = ?, token_hash = ? WHERE table_id = ? AND seat = ?",
+            (name, token_hash, table_id, seat),
+        )
+
+    def load_table(self, table_id: str) -> tuple[TableRow, list[ActionRow]] | None:
+        row = self.db.execute(
+            "SELECT id, game, players, options, seed, title, public, created, finished"
+            " FROM tables WHERE id = ?",
+            (table_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        table = TableRow(
+            id=row[0],
+            game=row[1],
+            players=row[2],
+            options=json.loads(row[3]),
+            seed=row[4],
+            title=row[5],
+            public=bool(row[6]),
+            created=row[7],
+            finished=bool(row[8]),
+        )
+        table.seats = [
+            SeatRow(seat=s[0], kind=s[1], level=s[2], name=s[3], token_hash=s[4])
+            for s in self.db.execute(
+                "SELECT seat, kind, level, name, token_hash FROM seats WHERE table_id = ?"
+                " ORDER BY seat",
+                (table_id,),
+            )
+        ]
+        actions = [
+            ActionRow(n=a[0], seat=a[1], action=a[2])
+            for a in self.db.execute(
+                "SELECT n, seat, action FROM actions WHERE table_id = ? ORDER BY n", (table_id,)
+            )
+        ]
+        return table, actions
+
+    def table_ids(self, *, unfinished_only: bool = False, public_only: bool = False) -> list[str]:
+        """Table ids, newest first."""
+        where = []
+        if unfinished_only:
+            where.append("finished = 0")
+        if public_only:
+            where.append("public = 1")
+        clause = f" WHERE {' AND '.join(where)}" if where else ""
+        return [
+            r[0] for r in self.db.execute(f"SELECT id FROM tables{clause} ORDER BY created DESC")
+        ]
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self.db)
+
+
+class _Transaction:
+    """BEGIN ... COMMIT (ROLLBACK on error) for the autocommit connection."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN")
+
+    def __exit__(self, kind: object, value: object, tb: object) -> None:
+        self.db.execute("COMMIT" if kind is None else "ROLLBACK")

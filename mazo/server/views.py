@@ -1,0 +1,101 @@
+"""The only place where the server turns a table into something that leaves it.
+
+Everything here is built from one seat's observation (``state.observation(seat)``, or
+``None`` for watchers and the public API) plus facts that name no card: seat names, bot
+levels, who is connected, versions, and per-deal points.  A message for a seat is
+therefore exactly as secret as that seat's observation; the leak tests check that no
+message names a card the seat may not know.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mazo.server.tables import LiveTable
+
+__all__ = ["public_view", "state_message", "table_summary"]
+
+
+def _iso(ts: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))
+
+
+def seat_views(table: LiveTable) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for s in table.row.seats:
+        view: dict[str, Any] = {"seat": s.seat, "kind": s.kind}
+        if s.kind == "bot":
+            view.update(level=s.level, name=f"{s.level} bot", connected=True, claimable=False)
+        else:
+            view.update(
+                name=s.name,
+                connected=table.connected.get(s.seat, 0) > 0,
+                claimable=table.claimable(s.seat),
+            )
+        out.append(view)
+    return out
+
+
+def table_summary(table: LiveTable) -> dict[str, Any]:
+    row = table.row
+    return {
+        "id": row.id,
+        "game": row.game,
+        "players": row.players,
+        "title": row.title,
+        "public": row.public,
+        "status": "finished" if table.state.match_over else "playing",
+        "version": table.version,
+        "created": _iso(row.created),
+        "seats": seat_views(table),
+        "options": row.options,
+        "watchers": table.connected.get(None, 0),
+    }
+
+
+def events_for(table: LiveTable, seat: int | None) -> list[dict[str, Any]]:
+    """What the last action logged, as ``seat`` saw it: the engine marks private events
+    with an ``audience`` and those go to that audience only (``State.events_for``)."""
+    return [
+        e
+        for e in table.fresh
+        if e.get("audience") is None or (seat is not None and seat in e["audience"])
+    ]
+
+
+def last_for(table: LiveTable, seat: int | None) -> dict[str, Any] | None:
+    """The action that made this version, as ``seat`` may know it: an action whose log
+    has an audience that leaves the seat out (a partner's ``tell``, a team signal) is
+    reported without its text."""
+    last = table.last
+    if last is None or last["action"] is None:
+        return last
+    for e in table.fresh:
+        audience = e.get("audience")
+        if audience is not None and (seat is None or seat not in audience):
+            return {"seat": last["seat"], "action": None}
+    return last
+
+
+def state_message(table: LiveTable, seat: int | None) -> dict[str, Any]:
+    return {
+        "type": "state",
+        "version": table.version,
+        "seat": seat,
+        "observation": table.state.observation(seat),
+        "table": table_summary(table),
+        "history": table.history,
+        "last": last_for(table, seat),
+        "events": events_for(table, seat),
+    }
+
+
+def public_view(table: LiveTable) -> dict[str, Any]:
+    view = table_summary(table)
+    view["observation"] = table.state.observation(None)
+    view["history"] = table.history
+    view["last"] = last_for(table, None)
+    view["events"] = events_for(table, None)
+    return view

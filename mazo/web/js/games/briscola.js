@@ -1,0 +1,141 @@
+// Briscola: the face-up trump and the stock, the last trick, deal points, partner
+// signals (a menu), the trump-2 exchange, open hands (known_cards) and removed cards.
+
+import { suitIcon } from "../cards.js";
+
+function lastTrick(obs) {
+  const tricks = obs.tricks || [];
+  return tricks.length ? tricks[tricks.length - 1] : null;
+}
+
+export default {
+  deckStyle: "italian",
+
+  centre(ctx) {
+    const { obs, t, h } = ctx;
+    const out = [];
+    if (obs.trump) {
+      const drawn = obs.indicator_holder !== null && obs.indicator_holder !== undefined;
+      const caption = drawn
+        ? t("briscola.trump_taken", { name: ctx.seatName(obs.indicator_holder) })
+        : t("briscola.trump");
+      out.push(
+        h(
+          "div",
+          { class: "info-card trump", id: "trump" },
+          ctx.card(obs.trump, { small: true, extraClass: drawn ? "dim" : "" }),
+          h("span", { class: "info-text" }, caption),
+        ),
+      );
+    }
+    const stock = [h("span", { class: "info-text" }, t("briscola.stock", { n: obs.stock_size ?? 0 }))];
+    if (obs.stock_top) stock.unshift(ctx.card(obs.stock_top, { small: true }));
+    out.push(h("div", { class: "info-card stock" }, stock));
+    if (obs.trump_suit) {
+      out.push(
+        h(
+          "div",
+          { class: "info-card" },
+          h("span", { class: "info-text", html: suitIcon(obs.trump_suit, ctx.style, 22) }),
+          h("span", { class: "info-text" }, t("briscola.trump_suit", { suit: t("suit." + obs.trump_suit) })),
+        ),
+      );
+    }
+    return out;
+  },
+
+  trick(ctx) {
+    const { obs, t } = ctx;
+    if ((obs.trick || []).length) return { cards: obs.trick, caption: null };
+    const last = lastTrick(obs);
+    if (!last) return null;
+    const cards = last.cards.map((card, i) => {
+      const seat = (last.leader + i) % ctx.players;
+      return { seat, card, winner: seat === last.winner };
+    });
+    return {
+      cards,
+      done: true,
+      caption: t("trick.last_won", { name: ctx.seatName(last.winner), points: last.points ?? 0 }),
+    };
+  },
+
+  seatCards(seat, ctx) {
+    const known = ctx.obs.known_cards || {};
+    return known[String(seat)] || null;
+  },
+
+  scoreColumns(ctx) {
+    const { obs, t } = ctx;
+    return [
+      { label: t("briscola.deal_wins"), values: obs.scores },
+      { label: t("briscola.deal_points"), values: obs.deal_points || [] },
+    ];
+  },
+
+  scoreNote(ctx) {
+    const { obs, t } = ctx;
+    return t("briscola.target", { n: obs.target, deal: obs.deal });
+  },
+
+  groupActions(actions, ctx) {
+    const { t } = ctx;
+    const signals = actions.filter((a) => a.startsWith("signal "));
+    const main = actions.filter((a) => !a.startsWith("signal "));
+    return [
+      { key: "main", actions: main },
+      { key: "signals", menu: true, title: t("briscola.signals_menu"), actions: signals },
+    ];
+  },
+
+  turnHint(ctx) {
+    if (ctx.obs.phase === "exchange") return ctx.t("briscola.hint_exchange");
+    return ctx.t("hint.play_card");
+  },
+
+  panels(ctx) {
+    const { obs, t, h } = ctx;
+    const out = [];
+    const signals = obs.signals || [];
+    if (signals.length || ctx.legal.some((a) => a.startsWith("signal "))) {
+      out.push(
+        ctx.panel(
+          t("briscola.signals_title"),
+          signals.length
+            ? h(
+                "ul",
+                { class: "msglist" },
+                signals.map((s) => h("li", null, t("briscola.signal_line", { name: ctx.seatName(s.seat), trick: s.trick, meaning: t("signal.briscola." + s.meaning, null, s.meaning) }))),
+              )
+            : h("p", { class: "empty" }, t("briscola.no_signals")),
+        ),
+      );
+    }
+    const extras = [];
+    if ((obs.removed || []).length) {
+      extras.push(h("h3", null, t("briscola.removed")), h("div", { class: "cardrow" }, obs.removed.map((c) => ctx.card(c, { small: true }))));
+    }
+    const ex = obs.exchange;
+    if (ex && !ex.declined) {
+      extras.push(h("p", null, t("briscola.exchanged", { name: ctx.seatName(ex.seat), gave: ctx.cardName(ex.gave), took: ctx.cardName(ex.took) })));
+    } else if (ex && ex.declined) {
+      extras.push(h("p", null, t("briscola.declined", { name: ctx.seatName(ex.seat) })));
+    }
+    const tricks = obs.tricks || [];
+    if (tricks.length) {
+      extras.push(
+        h("h3", null, t("briscola.tricks_this_deal", { n: tricks.length })),
+        h(
+          "ul",
+          { class: "msglist" },
+          tricks
+            .slice()
+            .reverse()
+            .map((tr) => h("li", null, `${tr.cards.join(" ")} → ${ctx.seatName(tr.winner)} (+${tr.points})`)),
+        ),
+      );
+    }
+    if (extras.length) out.push(ctx.panel(t("briscola.deal_title", { n: obs.deal }), ...extras));
+    return out;
+  },
+};

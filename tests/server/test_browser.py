@@ -1,0 +1,494 @@
+"""The browser client against the real server, in Debian's Chromium (Playwright).
+
+A `mazo serve` subprocess on a free port (temporary database, no bot delay, seeds
+allowed) serves the lobby and the table pages; the tests click through them the way a
+person would: create a table from the lobby form, follow the seat link, play a whole
+Briscola match by clicking legal cards, watch as a spectator, switch the language, make
+an Escoba capture choice and see the Envite bet buttons.  What the page shows is checked
+against the server's public view (``GET /api/tables/{id}``).
+
+Set ``MAZO_SHOTS=/some/dir`` to keep screenshots of the pages along the way.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import mazo
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SHOTS = os.environ.get("MAZO_SHOTS")
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+Page = Any
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def get_json(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=10) as res:
+        return json.load(res)
+
+
+def post_json(url: str, body: dict[str, Any]) -> Any:
+    req = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(req, timeout=10) as res:
+        return json.load(res)
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real `mazo serve` in a subprocess; yields http://127.0.0.1:PORT."""
+    db = tmp_path_factory.mktemp("serve") / "tables.sqlite3"
+    port = free_port()
+    cmd = [sys.executable, "-m", "mazo", "serve", "--port", str(port), "--db", str(db)]
+    cmd += ["--bot-delay", "0", "--allow-seed", "--log-level", "warning"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if get_json(url + "/api/health").get("ok"):
+                    break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                out = proc.stdout.read().decode() if proc.stdout else ""
+                raise RuntimeError(f"mazo serve did not start:\n{out}")
+            time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Page]:
+    """A fresh page in English (a new context: no remembered language or names)."""
+    context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(15_000)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    context.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def shot(page: Page, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
+
+
+def table_id(page: Page) -> str:
+    return str(page.url.split("/table/")[1].split("#")[0])
+
+
+def public(base: str, tid: str) -> dict[str, Any]:
+    data: dict[str, Any] = get_json(f"{base}/api/tables/{tid}")
+    return data
+
+
+def version(page: Page) -> int:
+    return int(page.get_attribute("#status", "data-version") or -1)
+
+
+def wait_version_after(page: Page, v: int, timeout: float = 15_000) -> None:
+    page.wait_for_function(
+        f"Number(document.getElementById('status').dataset.version) > {v}", timeout=timeout
+    )
+
+
+def wait_my_turn_or_end(page: Page, timeout: float = 20_000) -> bool:
+    """Wait until the seat must act or the match is over; True while the match runs."""
+    page.wait_for_function(
+        """() => { const s = document.getElementById('status');
+                 return s.dataset.matchOver === 'true' ||
+                        (s.dataset.seat !== '' && s.dataset.toAct === s.dataset.seat); }""",
+        timeout=timeout,
+    )
+    return page.get_attribute("#status", "data-match-over") != "true"
+
+
+def click_stable(page: Page, selector: str) -> None:
+    """Click, retrying while a re-render replaces the element under the pointer."""
+    for _ in range(5):
+        try:
+            page.locator(selector).first.click(timeout=3000)
+            return
+        except sync_api.Error:
+            time.sleep(0.1)
+    page.locator(selector).first.click()
+
+
+def create_table(
+    base: str, game: str, players: int, seats: list[dict[str, Any]], **extra: Any
+) -> Any:
+    body = {"game": game, "players": players, "seats": seats, **extra}
+    return post_json(f"{base}/api/tables", body)
+
+
+# ---- Briscola: from the lobby form to the end of a whole match ---------------------------
+
+
+def test_briscola_match_from_the_lobby(base: str, page: Page) -> None:
+    page.goto(base + "/")
+    page.wait_for_selector("#game option[value=briscola]", state="attached")
+    page.select_option("#game", "briscola")
+    page.select_option("#players", "2")
+    rows = page.locator(".seat-row")
+    assert rows.count() == 2
+    rows.nth(0).locator(".seat-name").fill("Ana")
+    assert rows.nth(0).locator(".seat-kind").input_value() == "human"
+    rows.nth(1).locator(".seat-kind").select_option("normal")
+    shot(page, "lobby-form")
+    page.click("#create")
+    page.wait_for_selector("#created a.join-link")
+    assert page.locator("#created a.join-link").count() == 1
+    watch = page.get_attribute("#created a.watch-link", "href")
+    assert watch and watch.startswith("/table/")
+    join = page.get_attribute("#created a.join-link", "href")
+    assert join and "#token=" in join
+    shot(page, "lobby-created")
+
+    page.click("#go-seat")
+    page.wait_for_url(re.compile(r"/table/[^#]+#token="))
+    page.wait_for_selector("#status[data-version]")
+    tid = table_id(page)
+    assert page.get_attribute("#status", "data-seat") == "0"
+    assert page.locator("#name-form").is_hidden()  # named in the lobby
+
+    seen_stock = seen_scores_change = False
+    history_rows = 0
+    moves = 0
+    while wait_my_turn_or_end(page):
+        view = public(base, tid)
+        obs = view["observation"]
+        assert obs["to_act"] == 0
+        # the face-up trump card, as a picture
+        assert page.get_attribute("#trump [data-card]", "data-card") == obs["trump"]
+        assert page.locator("#trump svg").count() == 1
+        hand = page.locator("#hand [data-card]")
+        assert hand.count() == obs["hand_sizes"][0]
+        if obs["stock_size"] > 0:
+            seen_stock = True
+            assert hand.count() == 3
+        # every history row of the server is on the page
+        rows_now = page.locator("#history tbody tr").count()
+        assert rows_now == len(view["history"])
+        if rows_now > history_rows:
+            history_rows = rows_now
+            if any(view["observation"]["scores"]):
+                seen_scores_change = True
+            scores_text = page.inner_text("#scores")
+            for s in obs["scores"]:
+                assert str(s) in scores_text
+        assert "Your turn" in page.inner_text("#status")
+        legal = page.locator("#hand button.card.legal")
+        assert legal.count() == hand.count()  # Briscola: any card may be played
+        if moves == 5:
+            shot(page, "briscola-playing")
+        v = version(page)
+        card = legal.first.get_attribute("data-card")
+        click_stable(page, f"#hand button.card.legal[data-card='{card}']")
+        wait_version_after(page, v)
+        moves += 1
+        assert moves < 200
+
+    view = public(base, tid)
+    obs = view["observation"]
+    assert obs["match_over"]
+    assert page.get_attribute("#status", "data-match-over") == "true"
+    assert seen_stock and seen_scores_change
+    assert moves >= 40  # at least two whole deals of 20 cards each
+    assert page.locator("#history tbody tr").count() == len(view["history"]) >= 2
+    winner = "Ana" if obs["winner"] == 0 else "Bot 2"
+    assert winner in page.inner_text("#status")
+    assert "Match over" in page.inner_text("#status")
+    assert page.locator("#hand [data-card]").count() == 0
+    shot(page, "briscola-end")
+
+
+# ---- watching: card backs only; the language switch ---------------------------------------
+
+
+def test_watcher_sees_backs_never_faces(base: str, browser: Any, page: Page) -> None:
+    t = create_table(base, "briscola", 2, [{"kind": "human", "name": "Ana"}, {"kind": "human"}])
+    page.goto(base + t["watch_url"])
+    page.wait_for_selector("#status[data-version]")
+    assert page.get_attribute("#status", "data-seat") == ""
+    assert "watching" in page.inner_text("#subtitle")
+    assert page.locator("#hand [data-card]").count() == 0
+    assert page.locator(".seat .card.back").count() == 6
+    assert page.locator(".seat [data-card]").count() == 0
+
+    # the players' hands, seen through their own pages, never reach the watcher
+    context = browser.new_context(locale="en-US")
+    try:
+        player = context.new_page()
+        player.goto(base + t["seats"][0]["join_url"])
+        player.wait_for_selector("#hand [data-card]")
+        hand = [el.get_attribute("data-card") for el in player.locator("#hand [data-card]").all()]
+        assert len(hand) == 3
+    finally:
+        context.close()
+    on_watch = {el.get_attribute("data-card") for el in page.locator("[data-card]").all()}
+    assert not on_watch & set(hand), on_watch & set(hand)
+    html = page.content()
+    assert not any(f'data-card="{c}"' in html for c in hand)
+    assert page.locator("#actions button").count() == 0
+    shot(page, "watcher")
+
+
+def test_language_switch_changes_visible_text(base: str, page: Page) -> None:
+    page.goto(base + "/")
+    page.wait_for_selector("#game option", state="attached")
+    assert page.inner_text("h1") == "Card tables"
+    page.select_option("#lang", "es")
+    page.wait_for_function("document.querySelector('h1').textContent === 'Mesas de cartas'")
+    assert page.inner_text("#create") == "Crear mesa"
+    assert page.evaluate("document.documentElement.lang") == "es"
+
+    t = create_table(
+        base,
+        "briscola",
+        2,
+        [{"kind": "human", "name": "Ana"}, {"kind": "bot", "level": "normal"}],
+        seed=5,
+    )
+    page.goto(base + t["seats"][0]["join_url"])  # the choice is remembered
+    page.wait_for_selector("#status[data-version]")
+    assert page.input_value("#lang") == "es"
+    wait_my_turn_or_end(page)
+    assert "Tu turno" in page.inner_text("#status")
+    assert page.inner_text("#hand-title") == "Tu mano"
+    assert "Marcador" in page.inner_text("#scores")
+    title = page.get_attribute("#hand [data-card]", "title") or ""
+    assert " de " in title  # e.g. "siete de oros (7O)"
+    shot(page, "table-es")
+    page.select_option("#lang", "it")
+    page.wait_for_function("document.getElementById('hand-title').textContent === 'La tua mano'")
+    assert "Tocca a te" in page.inner_text("#status")
+    page.select_option("#lang", "ja")
+    page.wait_for_function("document.getElementById('hand-title').textContent === 'あなたの手札'")
+    page.select_option("#lang", "en")
+    page.wait_for_function("document.getElementById('hand-title').textContent === 'Your hand'")
+
+
+def test_name_prompt_and_claiming_a_public_seat(base: str, page: Page) -> None:
+    # a private table: seat 0 has a link but no name, so the table asks for one
+    t = create_table(base, "briscola", 2, [{"kind": "human"}, {"kind": "bot", "level": "normal"}])
+    page.goto(base + t["seats"][0]["join_url"])
+    page.wait_for_selector("#name-form:not([hidden])")
+    page.fill("#name-input", "Luz")
+    page.click("#name-form button[type=submit]")
+    page.wait_for_selector("#name-form", state="hidden")
+    page.wait_for_function("document.getElementById('who').textContent.includes('Luz')")
+
+    # a public table: unnamed seat 1 has no link; the lobby lists it with a join button
+    t = create_table(
+        base,
+        "briscola",
+        2,
+        [{"kind": "human", "name": "Ana"}, {"kind": "human"}],
+        public=True,
+        title="Claim me",
+    )
+    assert "join_url" not in t["seats"][1] and t["seats"][1]["claimable"]
+    page.goto(base + "/")
+    item = page.locator(f"#tables li[data-table='{t['id']}']")
+    item.wait_for(timeout=15_000)
+    assert "Claim me" in item.inner_text()
+    page.click(f"#tables button.claim[data-table='{t['id']}'][data-seat='1']")
+    page.fill(".claim-form .claim-name", "Mar")
+    page.click(".claim-form button[type=submit]")
+    page.wait_for_url(re.compile(r"/table/.+#token="))
+    page.wait_for_selector("#status[data-version]")
+    assert page.get_attribute("#status", "data-seat") == "1"
+    assert "Mar" in page.inner_text("#who")
+    assert page.locator("#name-form").is_hidden()
+
+
+# ---- Escoba: a capture with a choice, made through the page --------------------------------
+
+
+def escoba_seed_with_a_choice() -> tuple[int, str, list[str]]:
+    game = mazo.load_game("escoba", players=2)
+    for seed in range(1, 2000):
+        state = game.new_match(seed=seed)
+        if state.to_act != 0:
+            continue
+        obs = state.observation(0)
+        for card in obs["hand"]:
+            options = [a for a in obs["legal_actions"] if a.split("+")[0] == card]
+            if len(options) >= 2:
+                return seed, card, options
+    raise AssertionError("no seed with an opening capture choice")
+
+
+def test_escoba_capture_choice(base: str, page: Page) -> None:
+    seed, card, options = escoba_seed_with_a_choice()
+    t = create_table(
+        base,
+        "escoba",
+        2,
+        [{"kind": "human", "name": "Ana"}, {"kind": "bot", "level": "normal"}],
+        seed=seed,
+    )
+    page.goto(base + t["seats"][0]["join_url"])
+    page.wait_for_selector("#status[data-version]")
+    assert wait_my_turn_or_end(page)
+    table_before = public(base, t["id"])["observation"]["table"]
+    assert {
+        el.get_attribute("data-card") for el in page.locator("#trick [data-card]").all()
+    } == set(table_before)
+    assert "Your turn" in page.inner_text("#status")
+
+    v = version(page)
+    page.click(f"#hand button.card[data-card='{card}']")
+    page.wait_for_selector("#choices:not([hidden])")
+    choices = page.locator("#choices button.choice[data-action]")
+    assert sorted(choices.evaluate_all("els => els.map(e => e.dataset.action)")) == sorted(options)
+    assert version(page) == v  # nothing sent yet
+
+    chosen = options[-1]
+    taken = chosen.split("+")[1:]
+    page.hover(f"#choices button.choice[data-action='{chosen}']")
+    lit = {el.get_attribute("data-card") for el in page.locator("#trick .card.highlight").all()}
+    assert lit == set(taken)
+    shot(page, "escoba-choice")
+    page.click(f"#choices button.choice[data-action='{chosen}']")
+    wait_version_after(page, v)
+    obs = public(base, t["id"])["observation"]
+    assert set(taken) | {card} <= set(obs["captured"][0])
+    page.wait_for_selector("#choices", state="hidden")
+    last = page.inner_text("#last")
+    assert "Ana" in last or "Bot" in last
+
+
+# ---- Envite: bet buttons for the human, and a card the duty to follow forbids ---------------
+
+
+def test_envite_bets_and_an_illegal_click(base: str, page: Page) -> None:
+    seats = [{"kind": "human", "name": "Ana"}] + [{"kind": "bot", "level": "normal"}] * 3
+    t = create_table(base, "envite", 4, seats, seed=11)
+    page.goto(base + t["seats"][0]["join_url"])
+    page.wait_for_selector("#status[data-version]")
+    assert page.locator("#vira [data-card]").count() == 1
+    assert page.locator("#trump-order .chip").count() >= 10
+    assert page.locator(".seat.team-0").count() == 2 and page.locator(".seat.team-1").count() == 2
+
+    bets = {"envio", "accept", "fold", "raise"}
+    saw_bet_button = proposed = illegal_checked = False
+    for _ in range(80):
+        if not wait_my_turn_or_end(page, timeout=30_000):
+            break
+        acts = set(
+            page.locator("#actions button[data-action]").evaluate_all(
+                "els => els.map(e => e.dataset.action)"
+            )
+        )
+        if acts & bets:
+            saw_bet_button = True
+        v = version(page)
+        phase = page.get_attribute("#status", "data-phase")
+        if phase == "bet_pending":
+            assert {"accept", "fold"} <= acts
+            shot(page, "envite-answer")
+            click_stable(page, "#actions button[data-action='accept']")
+        elif phase == "tumbo_decision":
+            click_stable(page, "#actions button[data-action='tumbo_play']")
+        elif not proposed and "envio" in acts:
+            proposed = True
+            shot(page, "envite-bets")
+            click_stable(page, "#actions button[data-action='envio']")
+        else:
+            illegal = page.locator("#hand button.card:not(.legal)")
+            if (
+                not illegal_checked
+                and illegal.count()
+                and page.locator("#hand button.card.legal").count()
+            ):
+                hand = page.locator("#hand [data-card]").evaluate_all(
+                    "els => els.map(e => e.dataset.card)"
+                )
+                illegal.first.click()
+                message = page.locator("#message")
+                message.wait_for(state="visible")
+                assert (
+                    "must" in message.inner_text()
+                )  # "You must follow suit ..." / "... play a trump"
+                time.sleep(0.3)
+                assert version(page) == v
+                assert (
+                    page.locator("#hand [data-card]").evaluate_all(
+                        "els => els.map(e => e.dataset.card)"
+                    )
+                    == hand
+                )
+                shot(page, "envite-illegal")
+                illegal_checked = True
+            click_stable(page, "#hand button.card.legal")
+        wait_version_after(page, v, timeout=30_000)
+        if saw_bet_button and proposed and illegal_checked:
+            break
+    assert saw_bet_button, "the human never saw a bet button"
+    assert proposed, "no envío proposed from the page"
+    assert illegal_checked, "no card was ever forbidden by the duty to follow"
+    assert page.locator("#panels .ladder li").count() == 5
+
+
+def test_static_files_are_served(base: str) -> None:
+    for path in (
+        "/static/js/table.js",
+        "/static/js/cards.js",
+        "/static/i18n/ja.json",
+        "/static/css/mazo.css",
+    ):
+        with urllib.request.urlopen(base + path, timeout=10) as res:
+            assert res.status == 200
