@@ -215,3 +215,27 @@ def test_render_ansi_shows_the_acting_seat() -> None:
     assert f"seat {seat}'s view" in text and "Legal:" in text
     with pytest.raises(ValueError, match="render_mode"):
         raw_env(game_name="briscola", render_mode="rgb_array")
+
+
+@pytest.mark.parametrize(
+    ("name", "players"), [("briscola", 4), ("escoba", 2), ("envite", 4), ("trionfetti", 4)]
+)
+def test_the_env_mask_is_the_encoders_mask_of_the_observation(name: str, players: int) -> None:
+    """The env reads legal ids from the engine (fast path); they must be exactly what the
+    seat's observation lists, as the documented encoder parses it."""
+    env = raw_env(name, players=players)
+    env.reset(seed=9)
+    rng = random.Random(9)
+    compared = 0
+    for agent in env.agent_iter(max_iter=400):
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        state = env.match_state
+        seat = env.agent_name_mapping[agent]
+        expected = env.encoder.action_mask(state.observation(seat))
+        assert np.array_equal(obs["action_mask"], expected)
+        compared += 1
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert compared > 20
