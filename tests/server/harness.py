@@ -121,3 +121,13 @@ def http(address: str, method: str, path: str, body: Any = None) -> tuple[int, A
         return response.status, json.loads(raw)
     except json.JSONDecodeError:
         return response.status, raw.decode()
+
+
+async def create_table(address: str, body: dict[str, Any]) -> dict[str, Any]:
+    """``POST /api/tables`` from async code; the answer (asserted created)."""
+    import asyncio
+
+    status, table = await asyncio.to_thread(http, address, "POST", "/api/tables", body)
+    assert status == 201, table
+    answer: dict[str, Any] = table
+    return answer

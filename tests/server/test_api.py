@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,18 +13,6 @@ import mazo
 from mazo.server.app import MAX_BODY, create_app
 from mazo.server.bots import SERVER_BOTS
 from mazo.server.store import Store
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "tables.sqlite3"
-
-
-@pytest.fixture
-def client(db: Path) -> Iterator[TestClient]:
-    app = create_app(db, bot_delay=0, allow_seed=True, bot_processes=False)
-    with TestClient(app) as c:
-        yield c
 
 
 def create(client: TestClient, **body: Any) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from conformance_models import MODELS, Position, cards_named, deck_codes
 import mazo
 from mazo.server.store import Store
 
-from .harness import Client, http, running_server
+from .harness import Client, create_table, running_server
 
 CASES = [
     ("briscola", 2, {}),
@@ -40,11 +40,8 @@ CASES = [
 async def play_randomly(
     address: str, game: str, players: int, options: dict[str, Any], seed: int
 ) -> tuple[str, list[Client]]:
-    status, table = await asyncio.to_thread(
-        http,
+    table = await create_table(
         address,
-        "POST",
-        "/api/tables",
         {
             "game": game,
             "players": players,
@@ -53,7 +50,6 @@ async def play_randomly(
             "seats": [{"kind": "human", "name": f"p{i}"} for i in range(players)],
         },
     )
-    assert status == 201, table
     rules = mazo.load_game(game, players, **options)
     talk = {rules.action_to_string(a) for a in rules.info.message_actions}
     clients = [await Client.open(address, table["id"], s["token"]) for s in table["seats"]]

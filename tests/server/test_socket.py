@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,19 +16,7 @@ import mazo
 from mazo.server.app import MAX_MESSAGE, create_app
 from mazo.server.store import Store
 
-from .harness import Client, http, running_server
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "tables.sqlite3"
-
-
-@pytest.fixture
-def client(db: Path) -> Iterator[TestClient]:
-    app = create_app(db, bot_delay=0, allow_seed=True, bot_processes=False)
-    with TestClient(app) as c:
-        yield c
+from .harness import Client, create_table, running_server
 
 
 def new_table(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -220,14 +207,9 @@ def test_envite_teammates_answer_bets_and_call_out_of_turn() -> None:
     not to play reaches all, and either member of the other team may answer it."""
 
     async def scenario(address: str) -> None:
-        status, table = await asyncio.to_thread(
-            http,
-            address,
-            "POST",
-            "/api/tables",
-            {"game": "envite", "players": 4, "seed": 5, "seats": [{"kind": "human"}] * 4},
+        table = await create_table(
+            address, {"game": "envite", "players": 4, "seed": 5, "seats": [{"kind": "human"}] * 4}
         )
-        assert status == 201, table
         clients = [await Client.open(address, table["id"], s["token"]) for s in table["seats"]]
         obs = clients[0].latest["observation"]  # type: ignore[index]
         to_act = obs["to_act"]
@@ -349,14 +331,10 @@ def test_partners_talk_reaches_only_its_audience() -> None:
     watchers learn only that the seat did something."""
 
     async def scenario(address: str) -> None:
-        status, table = await asyncio.to_thread(
-            http,
+        table = await create_table(
             address,
-            "POST",
-            "/api/tables",
             {"game": "trionfetti", "players": 4, "seed": 3, "seats": [{"kind": "human"}] * 4},
         )
-        assert status == 201, table
         clients = [await Client.open(address, table["id"], s["token"]) for s in table["seats"]]
         watcher = await Client.open(address, table["id"])
         rules = mazo.load_game("trionfetti")

@@ -1,0 +1,24 @@
+"""Fixtures of the server tests: a throwaway database and an in-process test client."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from mazo.server.app import create_app
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "tables.sqlite3"
+
+
+@pytest.fixture
+def client(db: Path) -> Iterator[TestClient]:
+    """The app in process (no bot delay, seeds allowed, bots in threads)."""
+    app = create_app(db, bot_delay=0, allow_seed=True, bot_processes=False)
+    with TestClient(app) as c:
+        yield c
