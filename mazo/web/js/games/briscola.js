@@ -2,6 +2,7 @@
 // signals (a menu), the trump-2 exchange, open hands (known_cards) and removed cards.
 
 import { suitIcon } from "../cards.js";
+import { finishedTrick } from "./common.js";
 
 function lastTrick(obs) {
   const tricks = obs.tricks || [];
@@ -49,15 +50,11 @@ export default {
     if ((obs.trick || []).length) return { cards: obs.trick, caption: null };
     const last = lastTrick(obs);
     if (!last) return null;
-    const cards = last.cards.map((card, i) => {
-      const seat = (last.leader + i) % ctx.players;
-      return { seat, card, winner: seat === last.winner };
-    });
-    return {
-      cards,
-      done: true,
-      caption: t("trick.last_won", { name: ctx.seatName(last.winner), points: last.points ?? 0 }),
-    };
+    return finishedTrick(
+      last,
+      ctx,
+      t("trick.last_won", { name: ctx.seatName(last.winner), points: last.points ?? 0 }),
+    );
   },
 
   seatCards(seat, ctx) {

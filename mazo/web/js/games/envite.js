@@ -4,6 +4,7 @@
 // offences (penalize mode), and why a card may not be played (the duty to follow).
 
 import { suitOf, rankOf, suitIcon } from "../cards.js";
+import { finishedTrick } from "./common.js";
 
 const FIXED = {
   4: [],
@@ -71,14 +72,7 @@ export default {
     const tricks = obs.tricks || [];
     if (!tricks.length) return null;
     const last = tricks[tricks.length - 1];
-    return {
-      cards: last.cards.map((card, i) => {
-        const seat = (last.leader + i) % ctx.players;
-        return { seat, card, winner: seat === last.winner };
-      }),
-      done: true,
-      caption: t("trick.last_won_plain", { name: ctx.seatName(last.winner) }),
-    };
+    return finishedTrick(last, ctx, t("trick.last_won_plain", { name: ctx.seatName(last.winner) }));
   },
 
   seatBadges(seat, ctx) {

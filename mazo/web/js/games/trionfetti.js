@@ -4,6 +4,7 @@
 // partner or the table (menus) and free talk (tell / say) in a text box.
 
 import { RANKS_52, suitIcon } from "../cards.js";
+import { finishedTrick } from "./common.js";
 
 const PRESETS = {
   piu_ponto_e_piu_figure: "K Q J 10 9 8 7 6 5 4 3 2 1",
@@ -142,14 +143,7 @@ export default {
     if ((obs.trick || []).length) return null;
     const last = lastTrickFromLog(obs);
     if (!last) return null;
-    return {
-      cards: last.cards.map((card, i) => {
-        const seat = (last.leader + i) % ctx.players;
-        return { seat, card, winner: seat === last.winner };
-      }),
-      done: true,
-      caption: t("trick.last_won_plain", { name: ctx.seatName(last.winner) }),
-    };
+    return finishedTrick(last, ctx, t("trick.last_won_plain", { name: ctx.seatName(last.winner) }));
   },
 
   seatBadges(seat, ctx) {
