@@ -184,6 +184,14 @@ class Encoder:
         """Write the non-zero entries of seat ``me``'s observation into ``v``."""
         raise NotImplementedError
 
+    def encode_seat(self, observation: Observation, seat: int) -> Vector:
+        """:meth:`encode` for a caller that built ``observation`` itself as
+        ``state.observation(seat)`` (an environment): the same vector, without the checks
+        that guard against a foreign or a spectator's observation."""
+        v = self._zeros[:]
+        self._fill(observation, seat, v)
+        return np.frombuffer(v, np.float32)
+
     # -- actions -----------------------------------------------------------------------
 
     def legal_ids(self, observation: Observation) -> list[int]:
@@ -268,9 +276,11 @@ class BriscolaEncoder(Encoder):
         ix = self._hand
         for c in obs["hand"]:
             v[ix[c]] = 1.0
-        row = self._trick[me]
-        for t in obs["trick"]:
-            v[row[t["seat"]] + card[t["card"]]] = 1.0
+        trick = obs["trick"]
+        if trick:
+            row = self._trick[me]
+            for t in trick:
+                v[row[t["seat"]] + card[t["card"]]] = 1.0
         v[self._leader[me][obs["leader"]]] = 1.0
         ix = self._played
         for t in obs["tricks"]:
@@ -297,17 +307,20 @@ class BriscolaEncoder(Encoder):
             if top is not None:
                 v[self._top[top]] = 1.0
         v[self._stock] = obs["stock_size"] / self.deck_size
-        for a, k in zip(self._sizes[me], obs["hand_sizes"], strict=True):
-            v[a] = k / 3
+        at = self._sizes[me]  # index, not zip: a third of the cost
+        for i, k in enumerate(obs["hand_sizes"]):
+            v[at[i]] = k / 3
         if self._active is not None:
             at = self._active[me]
             for s in obs["seats"]:
                 v[at[s]] = 1.0
-        for a, k in zip(self._points[me], obs["deal_points"], strict=True):
-            v[a] = k / 120
+        at = self._points[me]
+        for i, k in enumerate(obs["deal_points"]):
+            v[at[i]] = k / 120
         target = obs["target"]
-        for a, k in zip(self._scores[me], obs["scores"], strict=True):
-            v[a] = k / target if k < target else 1.0
+        at = self._scores[me]
+        for i, k in enumerate(obs["scores"]):
+            v[at[i]] = k / target if k < target else 1.0
         v[self._dealer[me][obs["dealer"]]] = 1.0
         to_act = obs["to_act"]
         if to_act is not None:
@@ -360,23 +373,26 @@ class EscobaEncoder(Encoder):
         for c in obs["table"]:
             v[ix[c]] = 1.0
         for base, a, pile in zip(
-            self._captured[me], self._counts[me], obs["captured"], strict=True
+            self._captured[me], self._counts[me], obs["captured"], strict=False
         ):
             for c in pile:
                 v[base + card[c]] = 1.0
             v[a] = len(pile) / d
-        for a, k in zip(self._escobas[me], obs["escobas"], strict=True):
+        at = self._escobas[me]
+        for i, k in enumerate(obs["escobas"]):
             if k:
-                v[a] = k / 10 if k < 10 else 1.0
+                v[at[i]] = k / 10 if k < 10 else 1.0
         last = obs["last_capturer"]
         if last is not None:
             v[self._last[me][last]] = 1.0
         v[self._stock] = obs["stock_size"] / d
-        for a, k in zip(self._sizes[me], obs["hand_sizes"], strict=True):
-            v[a] = k / 3
+        at = self._sizes[me]
+        for i, k in enumerate(obs["hand_sizes"]):
+            v[at[i]] = k / 3
         target = obs["target"]
-        for a, k in zip(self._scores[me], obs["scores"], strict=True):
-            v[a] = k / target if k < target else 1.0
+        at = self._scores[me]
+        for i, k in enumerate(obs["scores"]):
+            v[at[i]] = k / target if k < target else 1.0
         v[self._dealer[me][obs["dealer"]]] = 1.0
         to_act = obs["to_act"]
         if to_act is not None:
@@ -492,8 +508,9 @@ class EnviteEncoder(Encoder):
         to_act = obs["to_act"]
         if to_act is not None:
             v[self._to_act[me][to_act]] = 1.0
-        for a, k in zip(self._sizes[me], obs["hand_sizes"], strict=True):
-            v[a] = k / 3
+        at = self._sizes[me]
+        for i, k in enumerate(obs["hand_sizes"]):
+            v[at[i]] = k / 3
         if self._shown is not None:
             row = self._shown[me]
             for shown in obs["shown_hands"]:
@@ -645,8 +662,9 @@ class TrionfettiEncoder(Encoder):
         to_act = obs["to_act"]
         if to_act is not None:
             v[self._to_act[me][to_act]] = 1.0
-        for a, k in zip(self._sizes[me], obs["hand_sizes"], strict=True):
-            v[a] = k / 3
+        at = self._sizes[me]
+        for i, k in enumerate(obs["hand_sizes"]):
+            v[at[i]] = k / 3
         v[self._stock] = obs["stock_size"] / self.deck_size
         if self._messages is not None:
             v[self._talk_window[obs["talk"]]] = 1.0

@@ -194,7 +194,7 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
                 if action not in skip:
                     mask[action] = 1
         return {
-            "observation": encoder.encode(state.observation(seat)),
+            "observation": encoder.encode_seat(state.observation(seat), seat),
             "action_mask": np.frombuffer(mask, np.int8),
         }
 

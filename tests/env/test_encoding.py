@@ -328,3 +328,18 @@ def test_numpy_action_ids_are_actions_everywhere(name: str) -> None:
         game.action_to_string(True)  # type: ignore[arg-type]
     with pytest.raises(mazo.InvalidActionError):
         game.action_to_string(np.float64(legal[0]))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", mazo.list_games())
+def test_encode_seat_is_encode_without_the_checks(name: str) -> None:
+    game = mazo.load_game(name)
+    encoder = Encoder(game)
+    state = game.new_match(seed=2)
+    bot = mazo.make_bot("random", game, seed=2)
+    for _ in range(60):
+        if state.match_over:
+            break
+        for seat in range(game.players):
+            obs = state.observation(seat)
+            assert np.array_equal(encoder.encode_seat(obs, seat), encoder.encode(obs))
+        state = state.apply(bot.choose(state.observation(state.to_act)))
