@@ -492,3 +492,110 @@ def test_static_files_are_served(base: str) -> None:
     ):
         with urllib.request.urlopen(base + path, timeout=10) as res:
             assert res.status == 200
+
+
+# ---- Trionfetti: the cutter's choice, a preset and a custom order built in the editor -------
+
+
+def trionfetti_cutter_table(base: str, seed: int) -> Any:
+    """Seat 0 (the human) cuts first: the first dealer is seat 1, the cutter its left (§2)."""
+    seats = [{"kind": "human", "name": "Ana"}] + [{"kind": "bot", "level": "normal"}] * 3
+    return create_table(base, "trionfetti", 4, seats, seed=seed, options={"first_dealer": 1})
+
+
+def open_as_cutter(base: str, page: Page, t: Any) -> None:
+    page.goto(base + t["seats"][0]["join_url"])
+    page.wait_for_selector("#status[data-version]")
+    assert wait_my_turn_or_end(page)
+    obs = public(base, t["id"])["observation"]
+    assert (obs["phase"], obs["cutter"], obs["to_act"]) == ("ranking", 0, 0)
+    assert page.get_attribute("#status", "data-phase") == "ranking"
+
+
+def editor_levels(page: Page) -> list[tuple[str, str]]:
+    rows = page.locator("#rank-levels li").evaluate_all(
+        "els => els.map(e => [e.dataset.rank, e.dataset.suits])"
+    )
+    return [(r, s) for r, s in rows]
+
+
+def test_trionfetti_preset_button(base: str, page: Page) -> None:
+    t = trionfetti_cutter_table(base, seed=7)
+    open_as_cutter(base, page, t)
+    acts = page.locator("#actions button[data-action]").evaluate_all(
+        "els => els.map(e => e.dataset.action)"
+    )
+    assert "keep" in acts and "rank bomba" in acts
+    assert page.locator("#rank-editor summary").inner_text() == "Custom order…"
+    v = version(page)
+    click_stable(page, "#actions button[data-action='rank bomba']")
+    wait_version_after(page, v)
+    page.wait_for_selector("#rank-editor", state="detached")
+    obs = public(base, t["id"])["observation"]
+    assert obs["ranking_name"] == "bomba"
+    assert obs["ranking"][0] == {"rank": "K", "suits": "E"}
+    page.wait_for_function("document.querySelectorAll('#ranking .chip').length === 16")
+    assert "Bomba" in page.inner_text("#panels")
+
+
+def test_trionfetti_custom_ranking_editor(base: str, page: Page) -> None:
+    t = trionfetti_cutter_table(base, seed=3)
+    open_as_cutter(base, page, t)
+    ranks = ["K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2", "1"]
+    default = [(r, "OCEB") for r in ranks]
+    page.click("#rank-editor summary")
+    page.wait_for_selector("#rank-levels li")
+    assert editor_levels(page) == default  # the ranking in force
+    assert page.locator("#rank-levels li").first.locator("button.move-up").is_disabled()
+
+    # the king of swords gets a level of its own, just below the other kings ...
+    v = version(page)
+    page.click("#rank-levels li[data-rank='K'] button.suit-split[data-suit='E']")
+    assert editor_levels(page)[:3] == [("K", "OCB"), ("K", "E"), ("Q", "OCEB")]
+    assert page.evaluate("document.activeElement.dataset.key") == "up:K:E"
+    # ... and goes on top from the keyboard: the focus follows the level
+    page.keyboard.press("Enter")
+    assert editor_levels(page)[:2] == [("K", "E"), ("K", "OCB")]
+    assert page.evaluate("document.activeElement.dataset.key") == "down:K:E"
+    assert "1 of 14" in page.inner_text("#rank-editor-status")
+    # Alt+Down / Alt+Up in a row move it too
+    page.keyboard.press("Alt+ArrowDown")
+    assert editor_levels(page)[:2] == [("K", "OCB"), ("K", "E")]
+    page.keyboard.press("Alt+ArrowUp")
+    assert editor_levels(page)[:2] == [("K", "E"), ("K", "OCB")]
+    # a join puts the card back with its rank, a split takes it out again
+    page.click("#rank-levels li[data-suits='E'] button.join")
+    assert editor_levels(page) == default
+    page.click("#rank-levels li[data-rank='K'] button.suit-split[data-suit='E']")
+    page.click("#rank-levels li[data-suits='E'] button.move-up")
+    wanted = [("K", "E"), ("K", "OCB"), *default[1:]]
+    assert editor_levels(page) == wanted
+    assert page.locator("#rank-preview .chip").count() == 14
+    assert version(page) == v  # nothing sent while building
+
+    # the order survives redraws (another language), and every label follows it
+    page.select_option("#lang", "it")
+    page.wait_for_function(
+        "document.querySelector('#rank-editor summary').textContent === 'Ordine personalizzato…'"
+    )
+    assert editor_levels(page) == wanted
+    assert page.inner_text("#rank-send") == "Invia quest'ordine"
+    page.select_option("#lang", "en")
+    page.wait_for_function(
+        "document.querySelector('#rank-editor summary').textContent === 'Custom order…'"
+    )
+    shot(page, "trionfetti-rank-editor")
+
+    page.click("#rank-send")
+    wait_version_after(page, v)
+    page.wait_for_selector("#rank-editor", state="detached")
+    obs = public(base, t["id"])["observation"]
+    assert obs["ranking_name"] == "custom"
+    assert obs["ranking"][:2] == [{"rank": "K", "suits": "E"}, {"rank": "K", "suits": "OCB"}]
+    assert [(lv["rank"], lv["suits"]) for lv in obs["ranking"]] == wanted
+    page.wait_for_function("document.querySelectorAll('#ranking .chip').length === 14")
+    first = page.locator("#ranking .chip").first
+    assert first.inner_text().strip() == "K" and "strong" in (first.get_attribute("class") or "")
+    assert first.locator("svg").count() == 1  # one suit shown: swords
+    assert "custom" in page.inner_text("#panels")
+    shot(page, "trionfetti-custom-ranking")

@@ -1,9 +1,9 @@
-// Trionfetti: the ranking in force (strongest first) and the cutter's choice (keep or a
-// preset; a custom ranking is not offered here, see docs/web.md), the bottom card and
-// deal 4's leftover, the vega (call, accept, refuse), partner sharing, claims to the
+// Trionfetti: the ranking in force (strongest first) and the cutter's choice (keep, a
+// preset, or an order of one's own built in the custom ranking editor), the bottom card
+// and deal 4's leftover, the vega (call, accept, refuse), partner sharing, claims to the
 // partner or the table (menus) and free talk (tell / say) in a text box.
 
-import { RANKS_52, suitIcon } from "../cards.js";
+import { RANKS_52, SUITS, suitIcon } from "../cards.js";
 import { finishedTrick } from "./common.js";
 
 const PRESETS = {
@@ -105,6 +105,262 @@ function talkForm(ctx) {
   draft.talkForm = form;
   draft.talkKey = key;
   return form;
+}
+
+// ---- the custom ranking editor ---------------------------------------------------------
+//
+// The cutter builds an order of levels (a rank and some of its suits), strongest first,
+// starting from the ranking in force or a preset. Every card stays in exactly one level by
+// construction: a suit is split off its level into a level of its own just below, and a
+// part level joins back into the nearest other level of its rank; moves only reorder. The
+// engine checks the result (a refusal comes back in #message with its reason). The state
+// lives in ctx.draft.rank, so redraws keep the order being built; it is dropped once the
+// choice is no longer offered.
+
+const SUIT_ORDER = SUITS.join("");
+
+function canonSuits(suits) {
+  return SUITS.filter((s) => suits.includes(s)).join("");
+}
+
+/** Levels from a preset's text: "KE", "K(BCO)" and "K" words. */
+function presetLevels(id) {
+  return PRESETS[id].split(" ").map((word) => {
+    const open = word.indexOf("(");
+    if (open > 0) return { rank: word.slice(0, open), suits: canonSuits(word.slice(open + 1, -1)) };
+    if (word.length > 1 && SUITS.includes(word.slice(-1)) && RANKS_52.includes(word.slice(0, -1))) return { rank: word.slice(0, -1), suits: word.slice(-1) };
+    return { rank: word, suits: SUIT_ORDER };
+  });
+}
+
+function copyLevels(levels) {
+  return (levels || []).map((l) => ({ rank: String(l.rank), suits: canonSuits(l.suits || SUIT_ORDER) }));
+}
+
+function levelKey(level) {
+  return level.rank + ":" + level.suits;
+}
+
+function levelName(ctx, level) {
+  if (level.suits.length === 4) return ctx.t("trionfetti.editor.rank_all", { rank: ctx.t("rank." + level.rank) });
+  return level.suits
+    .split("")
+    .map((s) => ctx.cardName(level.rank + s))
+    .join(", ");
+}
+
+/** The action that sets this order: `rank [{"rank": "K", "suits": "E"}, ...]`. */
+function customRankingAction(levels) {
+  return "rank " + JSON.stringify(levels.map((l) => ({ rank: l.rank, suits: l.suits })));
+}
+
+function rankingOffered(ctx) {
+  return ctx.seat !== null && ctx.seat !== undefined && ctx.obs.phase === "ranking" && ctx.legal.some((a) => a === "keep" || a.startsWith("rank "));
+}
+
+function startLevels(ed) {
+  return ed.start && PRESETS[ed.start] ? presetLevels(ed.start) : copyLevels(ed.ctx.obs.ranking);
+}
+
+function moveLevel(ed, i, delta) {
+  const j = i + delta;
+  const levels = ed.levels;
+  if (j < 0 || j >= levels.length) return;
+  [levels[i], levels[j]] = [levels[j], levels[i]];
+  ed.note = ed.ctx.t("trionfetti.editor.moved", { level: levelName(ed.ctx, levels[j]), pos: j + 1, n: levels.length });
+  drawEditor(ed, (delta < 0 ? (j > 0 ? "up:" : "down:") : j < levels.length - 1 ? "down:" : "up:") + levelKey(levels[j]));
+}
+
+function splitLevel(ed, i, suit) {
+  const level = ed.levels[i];
+  if (level.suits.length < 2 || !level.suits.includes(suit)) return;
+  const own = { rank: level.rank, suits: suit };
+  level.suits = level.suits.replace(suit, "");
+  ed.levels.splice(i + 1, 0, own);
+  ed.note = ed.ctx.t("trionfetti.editor.split_done", { card: ed.ctx.cardName(level.rank + suit), pos: i + 2, n: ed.levels.length });
+  drawEditor(ed, "up:" + levelKey(own));
+}
+
+function joinLevel(ed, i) {
+  const levels = ed.levels;
+  const level = levels[i];
+  let best = -1;
+  for (let j = 0; j < levels.length; j++) {
+    if (j === i || levels[j].rank !== level.rank) continue;
+    if (best < 0 || Math.abs(j - i) < Math.abs(best - i)) best = j;
+  }
+  if (best < 0) return;
+  const target = levels[best];
+  target.suits = canonSuits(target.suits + level.suits);
+  levels.splice(i, 1);
+  const pos = levels.indexOf(target);
+  ed.note = ed.ctx.t("trionfetti.editor.joined", { level: levelName(ed.ctx, target), pos: pos + 1, n: levels.length });
+  drawEditor(ed, (pos > 0 ? "up:" : "down:") + levelKey(target));
+}
+
+function levelRow(ed, level, i) {
+  const ctx = ed.ctx;
+  const { t, h } = ctx;
+  const n = ed.levels.length;
+  const name = levelName(ctx, level);
+  const split = level.suits.length > 1;
+  const suits = level.suits.split("").map((s) =>
+    split
+      ? h("button", {
+          type: "button",
+          class: "small suit-split",
+          dataset: { key: `split:${levelKey(level)}:${s}`, suit: s },
+          title: t("trionfetti.editor.split", { card: ctx.cardName(level.rank + s) }),
+          "aria-label": t("trionfetti.editor.split", { card: ctx.cardName(level.rank + s) }),
+          html: suitIcon(s, ctx.style, 16),
+          onclick: () => splitLevel(ed, ed.levels.indexOf(level), s),
+        })
+      : h("span", { class: "suit-alone", title: ctx.cardName(level.rank + s), html: suitIcon(s, ctx.style, 16) }),
+  );
+  const others = ed.levels.some((l) => l !== level && l.rank === level.rank);
+  const button = (dir, text, disabled) =>
+    h(
+      "button",
+      {
+        type: "button",
+        class: "small move-" + dir,
+        disabled,
+        dataset: { key: `${dir}:${levelKey(level)}` },
+        title: t("trionfetti.editor." + dir, { level: name }),
+        "aria-label": t("trionfetti.editor." + dir, { level: name }),
+        onclick: () => moveLevel(ed, ed.levels.indexOf(level), dir === "up" ? -1 : 1),
+      },
+      text,
+    );
+  const row = h(
+    "li",
+    { class: "rank-level" + (level.suits.length < 4 ? " part" : ""), dataset: { rank: level.rank, suits: level.suits } },
+    h("span", { class: "pos", "aria-hidden": "true" }, `${i + 1}.`),
+    h("span", { class: "rank-code", title: name }, level.rank),
+    h("span", { class: "level-name" }, name),
+    h(
+      "span",
+      { class: "level-controls" },
+      h("span", { class: "suits" }, suits),
+      others
+        ? h(
+            "button",
+            {
+              type: "button",
+              class: "small join",
+              dataset: { key: `join:${levelKey(level)}` },
+              title: t("trionfetti.editor.join_title", { level: name }),
+              "aria-label": t("trionfetti.editor.join_title", { level: name }),
+              onclick: () => joinLevel(ed, ed.levels.indexOf(level)),
+            },
+            t("trionfetti.editor.join"),
+          )
+        : null,
+      button("up", "↑", i === 0),
+      button("down", "↓", i === n - 1),
+    ),
+  );
+  // Alt+Up / Alt+Down move the level whose row holds the focus
+  row.addEventListener("keydown", (ev) => {
+    if (!ev.altKey || (ev.key !== "ArrowUp" && ev.key !== "ArrowDown")) return;
+    ev.preventDefault();
+    moveLevel(ed, ed.levels.indexOf(level), ev.key === "ArrowUp" ? -1 : 1);
+  });
+  return row;
+}
+
+/** Draw the editor's body again from ed.levels, keeping (or moving) the focus. */
+function drawEditor(ed, focusKey) {
+  const ctx = ed.ctx;
+  const { obs, t, h } = ctx;
+  const active = document.activeElement;
+  const keep = focusKey || (active && ed.body.contains(active) ? active.dataset.key : null);
+  ed.summary.textContent = t("trionfetti.editor.open");
+  const inForce = t("ranking." + obs.ranking_name, null, obs.ranking_name);
+  const select = h("select", { id: "rank-start", dataset: { key: "start" } });
+  select.append(h("option", { value: "" }, t("trionfetti.editor.in_force", { name: inForce })));
+  for (const id of Object.keys(PRESETS)) select.append(h("option", { value: id }, t("ranking." + id)));
+  select.value = ed.start || "";
+  select.addEventListener("change", () => {
+    ed.start = select.value;
+    ed.levels = startLevels(ed);
+    ed.note = "";
+    drawEditor(ed, "start");
+  });
+  const chips = [];
+  ed.levels.forEach((level, i) => {
+    if (i) chips.push(h("span", { class: "sep" }, ">"));
+    chips.push(levelChip(ctx, level));
+  });
+  ed.body.replaceChildren(
+    h("p", { class: "note" }, t("trionfetti.editor.help")),
+    h("label", { class: "rank-start" }, t("trionfetti.editor.start"), " ", select),
+    h("ol", { class: "rank-levels", id: "rank-levels", "aria-label": t("trionfetti.editor.levels") }, ed.levels.map((level, i) => levelRow(ed, level, i))),
+    h("div", { class: "rank-preview" }, h("span", { class: "group-title" }, t("trionfetti.editor.preview", { n: ed.levels.length })), h("div", { class: "chips", id: "rank-preview" }, chips)),
+    h("p", { class: "note", id: "rank-editor-status", role: "status", "aria-live": "polite" }, ed.note || ""),
+    h(
+      "div",
+      { class: "rank-buttons" },
+      h(
+        "button",
+        {
+          type: "button",
+          id: "rank-reset",
+          dataset: { key: "reset" },
+          onclick: () => {
+            ed.levels = startLevels(ed);
+            ed.note = t("trionfetti.editor.reset_done");
+            drawEditor(ed, "reset");
+          },
+        },
+        t("trionfetti.editor.reset"),
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          id: "rank-send",
+          class: "primary",
+          dataset: { key: "send" },
+          onclick: () => ed.ctx.act(customRankingAction(ed.levels)),
+        },
+        t("trionfetti.editor.send"),
+      ),
+    ),
+  );
+  if (keep) {
+    const el = ed.body.querySelector(`[data-key="${CSS.escape(keep)}"]`);
+    if (el && !el.disabled) el.focus();
+    else {
+      const row = keep.includes(":") ? ed.body.querySelector(`[data-key$="${CSS.escape(keep.slice(keep.indexOf(":")))}"]:not([disabled])`) : null;
+      if (row) row.focus();
+    }
+  }
+}
+
+/** The editor (a <details> whose summary opens it), or null when the seat cannot choose. */
+function rankEditor(ctx) {
+  const { obs, draft, h } = ctx;
+  if (!rankingOffered(ctx)) {
+    draft.rank = null;
+    return null;
+  }
+  const key = `${obs.smazzata}/${(obs.games || []).join("-")}/${obs.dealer}`;
+  let ed = draft.rank;
+  if (!ed || ed.key !== key) {
+    ed = draft.rank = { key, start: "", levels: copyLevels(obs.ranking), note: "", look: null };
+    ed.summary = h("summary", null);
+    ed.body = h("div", { class: "rank-editor-body" });
+    ed.node = h("details", { class: "menu rank-editor", id: "rank-editor" }, ed.summary, ed.body);
+  }
+  ed.ctx = ctx;
+  // drawn again only when the language, the deck style or the ranking in force change
+  const look = `${ctx.t("trionfetti.editor.open")}/${ctx.style}/${obs.ranking_name}/${JSON.stringify(obs.ranking)}`;
+  if (ed.look !== look) {
+    ed.look = look;
+    drawEditor(ed);
+  }
+  return ed.node;
 }
 
 export default {
@@ -228,8 +484,13 @@ export default {
   extra(ctx) {
     const { obs } = ctx;
     if (ctx.seat === null || ctx.seat === undefined || obs.match_over) return null;
-    if (obs.talk !== "partner" && obs.talk !== "all") return null;
-    return talkForm(ctx);
+    const editor = rankEditor(ctx);
+    const talk = obs.talk === "partner" || obs.talk === "all" ? talkForm(ctx) : null;
+    if (!editor || !talk) return editor || talk;
+    // both at once: one lasting box, so what is being typed or built is kept
+    const box = ctx.draft.extraBox || (ctx.draft.extraBox = ctx.h("div", { class: "extra-stack" }));
+    if (box.firstChild !== editor || box.lastChild !== talk || box.childNodes.length !== 2) box.replaceChildren(editor, talk);
+    return box;
   },
 
   describeLast(last, ctx) {
