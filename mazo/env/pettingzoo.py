@@ -203,11 +203,13 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self.match_state
+        state = self._state
+        if state is None:
+            raise RuntimeError("call reset() first")
         seat = self.agent_name_mapping[agent]
         if action is None:
             raise IllegalActionError(f"{agent} must act: None is only for finished agents")
-        move = int(action)
+        move = action if type(action) is int else int(action)
         if move in self._skip:
             raise IllegalActionError(
                 f"{self.game.action_to_string(move)!r} is talk, masked out (talk=False)"
