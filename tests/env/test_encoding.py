@@ -15,22 +15,7 @@ from mazo.core.errors import InvalidActionError, RulesError
 from mazo.core.rng import Rng
 from mazo.env.encoding import Encoder
 
-CONFIGS = [
-    ("briscola", 2),
-    ("briscola", 3),
-    ("briscola", 4),
-    ("briscola", 6),
-    ("escoba", 2),
-    ("escoba", 3),
-    ("escoba", 4),
-    ("envite", 4),
-    ("envite", 6),
-    ("envite", 8),
-    ("envite", 10),
-    ("envite", 12),
-    ("trionfetti", 4),
-]
-IDS = [f"{g}-{p}" for g, p in CONFIGS]
+from . import CONFIGS, IDS
 
 
 def expected_ids(game: mazo.Game, legal: list[str], talk: bool = False) -> set[int]:

@@ -22,22 +22,7 @@ from mazo.env.pettingzoo import (
     trionfetti_v0,
 )
 
-CONFIGS = [
-    ("briscola", 2),
-    ("briscola", 3),
-    ("briscola", 4),
-    ("briscola", 6),
-    ("escoba", 2),
-    ("escoba", 3),
-    ("escoba", 4),
-    ("envite", 4),
-    ("envite", 6),
-    ("envite", 8),
-    ("envite", 10),
-    ("envite", 12),
-    ("trionfetti", 4),
-]
-IDS = [f"{g}-{p}" for g, p in CONFIGS]
+from . import CONFIGS, IDS
 
 # Shorter matches, so that PettingZoo's play test also reaches the end of a match within
 # its cycles (the full-length matches are played below).

@@ -131,3 +131,14 @@ async def create_table(address: str, body: dict[str, Any]) -> dict[str, Any]:
     assert status == 201, table
     answer: dict[str, Any] = table
     return answer
+
+
+def new_table(client: Any, **body: Any) -> dict[str, Any]:
+    """``POST /api/tables`` through an in-process test client (default: 2p Briscola);
+    the answer (asserted created)."""
+    body.setdefault("game", "briscola")
+    body.setdefault("players", 2)
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    answer: dict[str, Any] = r.json()
+    return answer

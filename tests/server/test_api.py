@@ -14,14 +14,7 @@ from mazo.server.app import MAX_BODY, create_app
 from mazo.server.bots import SERVER_BOTS
 from mazo.server.store import Store
 
-
-def create(client: TestClient, **body: Any) -> dict[str, Any]:
-    body.setdefault("game", "briscola")
-    body.setdefault("players", 2)
-    r = client.post("/api/tables", json=body)
-    assert r.status_code == 201, r.text
-    answer: dict[str, Any] = r.json()
-    return answer
+from .harness import new_table
 
 
 def error_of(client: TestClient, body: Any, status: int = 400) -> str:
@@ -49,7 +42,7 @@ def test_games_lists_every_game_with_its_player_counts_options_and_the_bot_level
 def test_a_created_table_gives_a_token_to_each_human_seat_and_none_to_bots(
     client: TestClient, db: Path
 ) -> None:
-    answer = create(
+    answer = new_table(
         client,
         game="briscola",
         players=4,
@@ -75,7 +68,7 @@ def test_a_created_table_gives_a_token_to_each_human_seat_and_none_to_bots(
 
 
 def test_the_public_view_is_the_spectators_observation(client: TestClient) -> None:
-    answer = create(client, seed=11, seats=[{"kind": "human"}, {"kind": "human"}])
+    answer = new_table(client, seed=11, seats=[{"kind": "human"}, {"kind": "human"}])
     view = client.get(f"/api/tables/{answer['id']}").json()
     expected = mazo.load_game("briscola", players=2).new_match(seed=11).observation(None)
     assert view["observation"] == expected
@@ -86,8 +79,8 @@ def test_the_public_view_is_the_spectators_observation(client: TestClient) -> No
 
 
 def test_only_public_unfinished_tables_are_listed(client: TestClient) -> None:
-    public = create(client, public=True, seats=[{"kind": "human"}, {"kind": "bot"}])
-    create(client, public=False, seats=[{"kind": "human"}, {"kind": "bot"}])
+    public = new_table(client, public=True, seats=[{"kind": "human"}, {"kind": "bot"}])
+    new_table(client, public=False, seats=[{"kind": "human"}, {"kind": "bot"}])
     listed = client.get("/api/tables").json()["tables"]
     assert [t["id"] for t in listed] == [public["id"]]
     assert listed[0]["seats"][0]["claimable"] is True
@@ -102,7 +95,7 @@ def test_only_public_unfinished_tables_are_listed(client: TestClient) -> None:
 
 
 def test_claiming_an_open_seat_gives_a_token_once(client: TestClient) -> None:
-    table = create(client, public=True, seats=[{"kind": "human"}, {"kind": "human"}])
+    table = new_table(client, public=True, seats=[{"kind": "human"}, {"kind": "human"}])
     seats = table["seats"]
     assert all("token" not in s for s in seats), "open seats of a public table have no token yet"
     url = f"/api/tables/{table['id']}/seats/1/claim"
@@ -118,7 +111,7 @@ def test_claiming_an_open_seat_gives_a_token_once(client: TestClient) -> None:
 
 
 def test_a_private_table_has_nothing_to_claim(client: TestClient) -> None:
-    table = create(client, seats=[{"kind": "human"}, {"kind": "human"}])
+    table = new_table(client, seats=[{"kind": "human"}, {"kind": "human"}])
     r = client.post(f"/api/tables/{table['id']}/seats/1/claim", json={"name": "Luis"})
     assert r.status_code == 409
 
@@ -193,7 +186,7 @@ def test_a_seed_is_refused_unless_the_server_allows_it(db: Path) -> None:
 
 def test_health_and_pages(client: TestClient) -> None:
     assert client.get("/api/health").json()["ok"] is True
-    table = create(client)
+    table = new_table(client)
     for path in ("/", f"/table/{table['id']}"):
         r = client.get(path)
         assert r.status_code == 200 and "text/html" in r.headers["content-type"]

@@ -16,16 +16,7 @@ import mazo
 from mazo.server.app import MAX_MESSAGE, create_app
 from mazo.server.store import Store
 
-from .harness import Client, create_table, running_server
-
-
-def new_table(client: TestClient, **body: Any) -> dict[str, Any]:
-    body.setdefault("game", "briscola")
-    body.setdefault("players", 2)
-    r = client.post("/api/tables", json=body)
-    assert r.status_code == 201, r.text
-    answer: dict[str, Any] = r.json()
-    return answer
+from .harness import Client, create_table, new_table, running_server
 
 
 def next_state(ws: Any) -> dict[str, Any]:
