@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from mazo.server.app import create_app
+        from mazo.server.app import TokenRedactor, create_app
     except ImportError as err:
         print(
             f"mazo serve: the web server is an optional extra ({err.name} is missing):"
@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(args.db, bot_delay=args.bot_delay, allow_seed=args.allow_seed)
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     print(f"mazo serve: open http://{shown}:{args.port}/  (tables kept in {args.db})", flush=True)
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=args.host,
         port=args.port,
@@ -89,4 +89,6 @@ def run(args: argparse.Namespace) -> int:
         ws_ping_interval=20,
         ws_ping_timeout=20,
     )
+    TokenRedactor.install()  # after Config, which sets up uvicorn's logging
+    uvicorn.Server(config).run()
     return 0

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -28,7 +29,7 @@ from mazo.server.store import Store
 from mazo.server.tables import Connection, LiveTable, RequestError, TableManager
 from mazo.server.views import public_view, state_message, table_summary
 
-__all__ = ["MAX_MESSAGE", "WEB_DIR", "create_app"]
+__all__ = ["MAX_MESSAGE", "WEB_DIR", "TokenRedactor", "create_app"]
 
 log = logging.getLogger("mazo.server")
 
@@ -37,6 +38,31 @@ MAX_MESSAGE = 4096  # bytes of one client message on the socket
 MAX_BODY = 16_384  # bytes of an HTTP request body
 RATE = 100.0  # messages a second a connection may send, on average (scripts play fast)
 BURST = 200.0
+
+
+class TokenRedactor(logging.Filter):
+    """Blanks seat tokens in log lines: uvicorn logs every socket's path with its query
+    string (``/ws/tables/ID?token=...``), and a token in a log file would let whoever
+    reads the logs play that seat."""
+
+    PATTERN = re.compile(r"token=[^&\s\"']+")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple) and record.args:
+            record.args = tuple(
+                self.PATTERN.sub("token=***", a) if isinstance(a, str) else a for a in record.args
+            )
+        if isinstance(record.msg, str) and "token=" in record.msg:
+            record.msg = self.PATTERN.sub("token=***", record.msg)
+        return True
+
+    @classmethod
+    def install(cls) -> None:
+        """On uvicorn's loggers (call after uvicorn has configured logging)."""
+        for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+            logger = logging.getLogger(name)
+            if not any(isinstance(f, cls) for f in logger.filters):
+                logger.addFilter(cls())
 
 
 def create_app(

@@ -170,3 +170,56 @@ def test_a_bot_that_was_to_move_moves_after_the_restart(tmp_path: Path, serve: o
         time.sleep(0.1)
     view = http(address, "GET", f"/api/tables/{table['id']}")[1]
     assert view["last"]["seat"] == 1
+
+
+def test_the_server_log_never_shows_a_seat_token(tmp_path: Path) -> None:
+    """uvicorn logs each socket's path with its query string; the token is blanked."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "mazo",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            str(tmp_path / "t.sqlite3"),
+            "--bot-delay",
+            "0",
+            "--log-level",
+            "info",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    address = f"127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            with contextlib.suppress(OSError):
+                if http(address, "GET", "/api/health")[0] == 200:
+                    break
+            assert proc.poll() is None and time.monotonic() < deadline, "serve did not start"
+            time.sleep(0.1)
+        status, table = http(
+            address,
+            "POST",
+            "/api/tables",
+            {"game": "briscola", "players": 2, "seats": [{"kind": "human"}, {"kind": "bot"}]},
+        )
+        assert status == 201
+        token = table["seats"][0]["token"]
+
+        async def visit() -> None:
+            client = await Client.open(address, table["id"], token)
+            await client.close()
+
+        asyncio.run(visit())
+        time.sleep(0.3)
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=20)
+    log = err.decode()
+    assert f"/ws/tables/{table['id']}?token=***" in log, log
+    assert token not in log
