@@ -56,6 +56,8 @@ Vector = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
 
 SUITS = ("O", "C", "E", "B")
+_F32 = np.dtype(np.float32)  # a dtype object: frombuffer skips parsing its argument
+_THIRDS = (0.0, 1 / 3, 2 / 3, 1.0)  # a Briscola hand size over 3, without dividing
 _CACHE_LIMIT = 200_000  # action strings remembered (Escoba has 84,488 ids)
 
 
@@ -178,19 +180,31 @@ class Encoder:
         # than numpy fancy indexing for the few dozen non-zero entries of a position.
         v = self._zeros[:]
         self._fill(observation, me, v)
-        return np.frombuffer(v, np.float32)
+        return np.frombuffer(v, _F32)
 
-    def _fill(self, obs: Observation, me: int, v: array[float]) -> None:
-        """Write the non-zero entries of seat ``me``'s observation into ``v``."""
+    def _fill(
+        self, obs: Observation, me: int, v: array[float], memo: dict[str, Any] | None = None
+    ) -> None:
+        """Write the non-zero entries of seat ``me``'s observation into ``v`` (``memo``:
+        see :meth:`encode_seat`)."""
         raise NotImplementedError
 
-    def encode_seat(self, observation: Observation, seat: int) -> Vector:
+    def encode_seat(
+        self, observation: Observation, seat: int, memo: dict[str, Any] | None = None
+    ) -> Vector:
         """:meth:`encode` for a caller that built ``observation`` itself as
         ``state.observation(seat)`` (an environment): the same vector, without the checks
-        that guard against a foreign or a spectator's observation."""
+        that guard against a foreign or a spectator's observation.
+
+        ``memo`` lets an encoder reuse work between the observations of **one match, in
+        the order it is played** (any seats): the caller keeps one dict per match and
+        starts a new one at every reset.  Parts that only grow within a deal (the cards
+        played so far) are then updated instead of rebuilt.  The vector is the same as
+        without it; observations of another match, or out of order, need another dict.
+        """
         v = self._zeros[:]
-        self._fill(observation, seat, v)
-        return np.frombuffer(v, np.float32)
+        self._fill(observation, seat, v, memo)
+        return np.frombuffer(v, _F32)
 
     # -- actions -----------------------------------------------------------------------
 
@@ -240,6 +254,7 @@ class BriscolaEncoder(Encoder):
         self._trick = self._seat_cards("trick: card by relative seat")
         self._leader = self._seats("trick leader")
         self._played = self._cards("played this deal (completed tricks)")
+        self._played_at = self._blocks[-1][1]
         self._trump = self._cards("trump card (face up)")
         self._suit = self._one_hot("trump suit", SUITS)
         options = self.game.options
@@ -247,6 +262,7 @@ class BriscolaEncoder(Encoder):
         if self.players in (3, 6):
             self._removed = self._cards("removed from the pack")
         self._known = self._seat_cards("known cards of other seats, by relative seat", True)
+        self._known_by_key = tuple({str(s): at for s, at in enumerate(row)} for row in self._known)
         self._holder = self._seats("indicator holder (drew the face-up card)")
         self._top: dict[str, int] | None = None
         if options.get("open_variant") == "scoperta":
@@ -271,7 +287,75 @@ class BriscolaEncoder(Encoder):
             offset = self._add("signals this deal: relative seat x meaning", self.players * width)
             self._signals = tuple(tuple(offset + r * width for r in rel) for rel in self._rel)
 
-    def _fill(self, obs: Observation, me: int, v: array[float]) -> None:
+    def _mark_played(
+        self, tricks: Sequence[Mapping[str, Any]], start: int, v: array[float], ix: dict[str, int]
+    ) -> None:
+        """Set ``v[ix[card]]`` for every card of ``tricks[start:]``."""
+        # Unpacking a 2- or 4-card trick costs a third less than an inner loop.
+        if self.players == 2:
+            for t in tricks[start:]:
+                a, b = t["cards"]
+                v[ix[a]] = v[ix[b]] = 1.0
+        elif self.players == 4:
+            for t in tricks[start:]:
+                a, b, c, d = t["cards"]
+                v[ix[a]] = v[ix[b]] = v[ix[c]] = v[ix[d]] = 1.0
+        else:
+            for t in tricks[start:]:
+                for c in t["cards"]:
+                    v[ix[c]] = 1.0
+
+    def encode_seat(
+        self, observation: Observation, seat: int, memo: dict[str, Any] | None = None
+    ) -> Vector:
+        if memo is None:
+            return super().encode_seat(observation, seat)
+        # What stays fixed through a deal (trump, dealer, scores, removed cards) is
+        # written once per deal and seat into a base vector that each position copies.
+        deal, trump, scores = observation["deal"], observation["trump"], observation["scores"]
+        held = memo.get("briscola deal")
+        if held is None or held[0] != deal or held[1] != trump or held[2] != scores:
+            bases: dict[int, array[float]] = {}
+            held = (deal, trump, scores, bases)
+            memo["briscola deal"] = held
+        base = held[3].get(seat)
+        if base is None:
+            base = self._zeros[:]
+            self._fill_deal(observation, seat, base)
+            held[3][seat] = base
+        v = base[:]
+        self._fill_play(observation, seat, v, memo)
+        return np.frombuffer(v, _F32)
+
+    def _fill(
+        self, obs: Observation, me: int, v: array[float], memo: dict[str, Any] | None = None
+    ) -> None:
+        self._fill_deal(obs, me, v)
+        self._fill_play(obs, me, v, memo)
+
+    def _fill_deal(self, obs: Observation, me: int, v: array[float]) -> None:
+        """The blocks that stay fixed through a deal (the trump card changes at most by
+        an exchange, the scores at most at the match's end)."""
+        v[self._trump[obs["trump"]]] = 1.0
+        v[self._suit[obs["trump_suit"]]] = 1.0
+        if self._removed is not None:
+            ix = self._removed
+            for c in obs["removed"]:
+                v[ix[c]] = 1.0
+        if self._active is not None:
+            at = self._active[me]
+            for s in obs["seats"]:
+                v[at[s]] = 1.0
+        target = obs["target"]
+        at = self._scores[me]
+        for i, k in enumerate(obs["scores"]):
+            v[at[i]] = k / target if k < target else 1.0
+        v[self._dealer[me][obs["dealer"]]] = 1.0
+
+    def _fill_play(
+        self, obs: Observation, me: int, v: array[float], memo: dict[str, Any] | None
+    ) -> None:
+        """The blocks that change as the deal is played."""
         card = self._card
         ix = self._hand
         for c in obs["hand"]:
@@ -282,32 +366,31 @@ class BriscolaEncoder(Encoder):
             for t in trick:
                 v[row[t["seat"]] + card[t["card"]]] = 1.0
         v[self._leader[me][obs["leader"]]] = 1.0
-        ix = self._played
-        # Up to 19 tricks a position: unpacking a 2- or 4-card trick costs a third less
-        # than an inner loop (the hottest lines of the encoder).
-        if self.players == 2:
-            for t in obs["tricks"]:
-                a, b = t["cards"]
-                v[ix[a]] = v[ix[b]] = 1.0
-        elif self.players == 4:
-            for t in obs["tricks"]:
-                a, b, c, d = t["cards"]
-                v[ix[a]] = v[ix[b]] = v[ix[c]] = v[ix[d]] = 1.0
+        tricks = obs["tricks"]
+        if memo is None:
+            self._mark_played(tricks, 0, v, self._played)
         else:
-            for t in obs["tricks"]:
-                for c in t["cards"]:
-                    v[ix[c]] = 1.0
-        v[self._trump[obs["trump"]]] = 1.0
-        v[self._suit[obs["trump_suit"]]] = 1.0
-        if self._removed is not None:
-            ix = self._removed
-            for c in obs["removed"]:
-                v[ix[c]] = 1.0
+            # The played cards were the encoder's hottest lines (up to 19 tricks a
+            # position).  Within a deal they only grow, so a match's memo keeps them as a
+            # block and adds the tricks completed since the last call.
+            count = len(tricks)
+            deal = obs["deal"]
+            held = memo.get("briscola played")
+            if held is None or held[0] != deal or held[1] > count:
+                block = self._zeros[: self.deck_size]
+                self._mark_played(tricks, 0, block, self._card)
+            else:
+                block = held[2]
+                if held[1] < count:
+                    self._mark_played(tricks, held[1], block, self._card)
+            memo["briscola played"] = (deal, count, block)
+            start = self._played_at
+            v[start : start + self.deck_size] = block
         known = obs["known_cards"]
         if known:
-            row = self._known[me]
+            rows = self._known_by_key[me]  # the keys are seats as strings (JSON)
             for s, cards in known.items():
-                base = row[int(s)]
+                base = rows[s]
                 for c in cards:
                     v[base + card[c]] = 1.0
         holder = obs["indicator_holder"]
@@ -318,21 +401,24 @@ class BriscolaEncoder(Encoder):
             if top is not None:
                 v[self._top[top]] = 1.0
         v[self._stock] = obs["stock_size"] / self.deck_size
-        at = self._sizes[me]  # index, not zip: a third of the cost
-        for i, k in enumerate(obs["hand_sizes"]):
-            v[at[i]] = k / 3
-        if self._active is not None:
-            at = self._active[me]
-            for s in obs["seats"]:
-                v[at[s]] = 1.0
-        at = self._points[me]
-        for i, k in enumerate(obs["deal_points"]):
-            v[at[i]] = k / 120
-        target = obs["target"]
-        at = self._scores[me]
-        for i, k in enumerate(obs["scores"]):
-            v[at[i]] = k / target if k < target else 1.0
-        v[self._dealer[me][obs["dealer"]]] = 1.0
+        at = self._sizes[me]
+        thirds = _THIRDS
+        sizes = obs["hand_sizes"]
+        points = obs["deal_points"]
+        if self.players == 2:  # unrolled: a loop costs twice the two stores
+            a, b = sizes
+            v[at[0]] = thirds[a]
+            v[at[1]] = thirds[b]
+            a, b = points
+            at = self._points[me]
+            v[at[0]] = a / 120
+            v[at[1]] = b / 120
+        else:
+            for i, k in enumerate(sizes):  # index, not zip: a third of the cost
+                v[at[i]] = thirds[k]
+            at = self._points[me]
+            for i, k in enumerate(points):
+                v[at[i]] = k / 120
         to_act = obs["to_act"]
         if to_act is not None:
             v[self._to_act[me][to_act]] = 1.0
@@ -374,7 +460,9 @@ class EscobaEncoder(Encoder):
         self._round = self._add("round / rounds per hand", 1)
         self._phase = self._one_hot("phase", self.PHASES)
 
-    def _fill(self, obs: Observation, me: int, v: array[float]) -> None:
+    def _fill(
+        self, obs: Observation, me: int, v: array[float], memo: dict[str, Any] | None = None
+    ) -> None:
         card = self._card
         d = self.deck_size
         ix = self._hand
@@ -465,7 +553,9 @@ class EnviteEncoder(Encoder):
             )
             self._messages = tuple(tuple(offset + r * width for r in rel) for rel in self._rel)
 
-    def _fill(self, obs: Observation, me: int, v: array[float]) -> None:
+    def _fill(
+        self, obs: Observation, me: int, v: array[float], memo: dict[str, Any] | None = None
+    ) -> None:
         card = self._card
         ix = self._hand
         for c in obs["hand"]:
@@ -608,7 +698,9 @@ class TrionfettiEncoder(Encoder):
             self._strengths[key] = found
         return found
 
-    def _fill(self, obs: Observation, me: int, v: array[float]) -> None:
+    def _fill(
+        self, obs: Observation, me: int, v: array[float], memo: dict[str, Any] | None = None
+    ) -> None:
         card = self._card
         ix = self._hand
         for c in obs["hand"]:

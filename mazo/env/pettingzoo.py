@@ -62,6 +62,7 @@ __all__ = [
 ]
 
 ObsDict = dict[str, npt.NDArray[Any]]
+_I8 = np.dtype(np.int8)  # a dtype object: frombuffer skips parsing its argument
 
 
 def outcome_rewards(game: Game, state: State) -> list[float]:
@@ -131,6 +132,7 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         self._skip = frozenset() if self.talk else self.game.info.message_actions
         self._np_random: np.random.Generator | None = None
         self._state: State | None = None
+        self._memo: dict[str, Any] = {}
         self.agents: list[str] = []
 
     # -- spaces ------------------------------------------------------------------------
@@ -167,6 +169,8 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         self._state = self.game.new_match(
             seed=match_seed, setup=opts.get("setup"), dealer=opts.get("dealer")
         )
+        # The encoder's memo for this match's observations (see Encoder.encode_seat).
+        self._memo = {}
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -185,28 +189,34 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
             raise RuntimeError("call reset() first")
         seat = self.agent_name_mapping[agent]
         encoder = self.encoder
-        # The mask is the seat's legal ids (what its observation lists, as strings): read
-        # as ints straight from the engine, a third of the cost of parsing the strings.
+        obs = state.observation(seat)
         mask = bytearray(encoder.num_actions)
         if seat == state.to_act:
-            skip = self._skip
-            for action in state.legal_actions(seat):
-                if action not in skip:
+            # Encoder.action_mask inlined (a call and a list less): the observation's
+            # legal actions through the encoder's string -> id table, -1 for talk and
+            # anything outside the int space.
+            ids = encoder._ids
+            for text in obs["legal_actions"]:
+                action = ids.get(text)
+                if action is None:
+                    action = encoder._learn(text)
+                if action >= 0:
                     mask[action] = 1
         return {
-            "observation": encoder.encode_seat(state.observation(seat), seat),
-            "action_mask": np.frombuffer(mask, np.int8),
+            "observation": encoder.encode_seat(obs, seat, self._memo),
+            "action_mask": np.frombuffer(mask, _I8),
         }
 
     def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
         state = self._state
         if state is None:
             raise RuntimeError("call reset() first")
-        seat = self.agent_name_mapping[agent]
+        to_act = state.to_act
+        if to_act is None:
+            # The match is over, so every agent is terminated: only dead steps remain.
+            self._was_dead_step(action)
+            return
+        agent = self.agent_selection  # always the agent of the seat to act
         if action is None:
             raise IllegalActionError(f"{agent} must act: None is only for finished agents")
         move = action if type(action) is int else int(action)
@@ -214,19 +224,19 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
             raise IllegalActionError(
                 f"{self.game.action_to_string(move)!r} is talk, masked out (talk=False)"
             )
-        state = state.apply(move, seat=seat)
+        state = state.apply(move, to_act)
         self._state = state
         self._cumulative_rewards[agent] = 0.0
-        if state.match_over:
+        if state.to_act is not None:
+            self.agent_selection = self.possible_agents[state.to_act]
+        else:
             rewards = outcome_rewards(self.game, state)
             for name, s in self.agent_name_mapping.items():
                 self.rewards[name] = rewards[s]
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
             # The dead agents step out in seat order, starting after the last mover.
-            self.agent_selection = self.possible_agents[(seat + 1) % self.game.players]
-        else:
-            self.agent_selection = self.possible_agents[state.to_act]  # type: ignore[index]
+            self.agent_selection = self.possible_agents[(to_act + 1) % self.game.players]
         if self.render_mode == "human":
             self.render()
 

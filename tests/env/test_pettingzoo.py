@@ -202,25 +202,48 @@ def test_render_ansi_shows_the_acting_seat() -> None:
         raw_env(game_name="briscola", render_mode="rgb_array")
 
 
+# Every configuration, plus Briscola's options that add or move encoder blocks.
+OBSERVE_CASES = [(name, players, {}) for name, players in CONFIGS] + [
+    ("briscola", 2, {"open_variant": "scoperta"}),
+    ("briscola", 2, {"trump_two_exchange": True}),
+    ("briscola", 3, {"three_player_tie_mode": "drop_out"}),
+    ("briscola", 4, {"signals_enabled": True, "talk": True}),
+]
+
+
 @pytest.mark.parametrize(
-    ("name", "players"), [("briscola", 4), ("escoba", 2), ("envite", 4), ("trionfetti", 4)]
+    ("name", "players", "options"),
+    OBSERVE_CASES,
+    ids=[f"{n}-{p}" + "".join(f"-{k}" for k in o) for n, p, o in OBSERVE_CASES],
 )
-def test_the_env_mask_is_the_encoders_mask_of_the_observation(name: str, players: int) -> None:
-    """The env reads legal ids from the engine (fast path); they must be exactly what the
-    seat's observation lists, as the documented encoder parses it."""
-    env = raw_env(name, players=players)
-    env.reset(seed=9)
+def test_every_observation_is_the_encoders_reading_of_the_seats_view(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    """The env reads masks through a string table and reuses work between the positions
+    of a match (Encoder.encode_seat's memo); both must give exactly the documented
+    encoder's vector and mask of ``state.observation(seat)``, for the agent to act and
+    for every other agent, over whole matches and from one match to the next."""
+    env = raw_env(name, players=players, **{**SHORT[name], **options})
     rng = random.Random(9)
     compared = 0
-    for agent in env.agent_iter(max_iter=400):
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        state = env.match_state
-        seat = env.agent_name_mapping[agent]
-        expected = env.encoder.action_mask(state.observation(seat))
-        assert np.array_equal(obs["action_mask"], expected)
-        compared += 1
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    assert compared > 20
+    for match in range(2):
+        env.reset(seed=40 + match)
+        for agent in env.agent_iter(max_iter=3000):
+            obs, _, term, trunc, _ = env.last()
+            state = env.match_state
+            for other in env.agents:
+                seat = env.agent_name_mapping[other]
+                seen = obs if other == agent else env.observe(other)
+                view = state.observation(seat)
+                assert np.array_equal(seen["observation"], env.encoder.encode(view))
+                expected = env.encoder.action_mask(view)
+                if seat != state.to_act:
+                    expected[:] = 0  # only the seat to act has moves in an AEC env
+                assert np.array_equal(seen["action_mask"], expected)
+                compared += 1
+            if term or trunc:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        assert state.match_over
+    assert compared > 40
