@@ -4,12 +4,19 @@ stronger than random where it should be.  No timing is tested (that belongs to b
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
 
 import mazo
-from mazo.bots.ismcts import ISMCTSBot, outcome_reward
+from mazo.bots.ismcts import (
+    ISMCTSBot,
+    _points_rewards,
+    _rewards,
+    outcome_reward,
+    points_per_game,
+)
 from mazo.core.rng import Rng, derive_seed
 from mazo.sim.runner import play_match
 
@@ -101,6 +108,9 @@ class _Fake:
     ) -> None:
         self.scores, self.games, self.match_over, self.winner = scores, games, over, winner
 
+    def finished_deal_points(self) -> None:
+        return None  # no finer points than the scores
+
 
 def test_outcome_reward() -> None:
     # Escoba-like: points gained decide; a shared best is half.
@@ -114,6 +124,64 @@ def test_outcome_reward() -> None:
     # The match's end decides by its winner (a draw is half).
     assert outcome_reward([1, 1], [0, 0], _Fake([1, 2], [0, 0], True, 1), 1) == 1.0
     assert outcome_reward([1, 1], [0, 0], _Fake([1, 1], [0, 0], True, None), 0) == 0.5
+
+
+def test_points_reward_is_linear_in_what_each_side_gained() -> None:
+    # Escoba to 21: +6 against +2 is an edge of 4 points over two games' worth (42).
+    assert _points_rewards([5, 7], [0, 0], _Fake([11, 9], [0, 0]), 2, 21) == [
+        0.5 + 4 / 42,
+        0.5 - 4 / 42,
+    ]
+    # Envite (12 stones a chico): winning 4 stones is worth twice winning 2, so a bet's
+    # stake counts (the outcome reward gives both 1.0).
+    two = _points_rewards([3, 3], [0, 0], _Fake([5, 3], [0, 0]), 2, 12)
+    four = _points_rewards([3, 3], [0, 0], _Fake([7, 3], [0, 0]), 2, 12)
+    assert two == [0.5 + 2 / 24, 0.5 - 2 / 24] and four == [0.5 + 4 / 24, 0.5 - 4 / 24]
+    # A chico won from 10 stones against 8: +2 to finish it, and the other team's 8 lost.
+    assert _points_rewards([10, 8], [0, 0], _Fake([0, 0], [1, 0]), 2, 12) == [
+        0.5 + 10 / 24,
+        0.5 - 10 / 24,
+    ]
+    # Clipped to [0, 1]; three sides compare with the best other side.
+    assert _points_rewards([0, 0], [0, 0], _Fake([0, 0], [2, 0]), 2, 12) == [1.0, 0.0]
+    assert _points_rewards([0, 0, 0], [0, 0, 0], _Fake([3, 5, 1], [0, 0, 0]), 3, 21) == [
+        0.5 - 2 / 42,
+        0.5 + 2 / 42,
+        0.5 - 4 / 42,
+    ]
+    # The match's end decides by its winner (a draw is half each).
+    assert _points_rewards([1, 1], [0, 0], _Fake([1, 2], [0, 0], True, 1), 2, 12) == [0.0, 1.0]
+    assert _points_rewards([1, 1], [0, 0], _Fake([1, 1], [0, 0], True, None), 2, 12) == [0.5, 0.5]
+
+
+FOLD_WIN_LOSE = ([0, 2], [4, 0], [0, 4])
+
+
+def test_points_reward_prices_a_bet_by_its_stake() -> None:
+    """Folding to a raise to 4 stones gives the raisers 2; accepting is right exactly when
+    the deal is won more than a quarter of the time (expected stones), and the points
+    reward ranks the two that way where the outcome reward accepts any chance at all."""
+    fold = _points_rewards([0, 0], [0, 0], _Fake([0, 2], [0, 0]), 2, 12)[0]
+    win = _points_rewards([0, 0], [0, 0], _Fake([4, 0], [0, 0]), 2, 12)[0]
+    lose = _points_rewards([0, 0], [0, 0], _Fake([0, 4], [0, 0]), 2, 12)[0]
+    for p, accept in ((0.2, False), (0.3, True)):
+        assert (p * win + (1 - p) * lose > fold) is accept
+    # The outcome reward (margin 0.5, the search levels' blend) accepts at 20%.
+    old = [_rewards([0, 0], [0, 0], _Fake(end, [0, 0]), 2, 0.5)[0] for end in FOLD_WIN_LOSE]
+    assert 0.2 * old[1] + 0.8 * old[2] > old[0]
+
+
+def test_points_per_game_and_the_reward_option() -> None:
+    assert points_per_game(mazo.load_game("envite", players=4)) == 12
+    assert points_per_game(mazo.load_game("escoba", players=2, target_score=15)) == 15
+    assert points_per_game(mazo.load_game("trionfetti")) == 20
+    assert points_per_game(mazo.load_game("briscola", players=2)) == 3
+    game = mazo.load_game("envite", players=4)
+    with pytest.raises(mazo.RulesError, match="'outcome' or 'points'"):
+        mazo.make_bot("ismcts", game, seed=1, reward="stones")
+    bot = mazo.make_bot("ismcts", game, seed=1, iterations=30, reward="points")
+    state = game.new_match(seed=4)
+    assert bot.choose(state.observation(state.to_act)) in state.legal_actions()
 
 
 def test_it_beats_random_at_two_player_briscola() -> None:
@@ -191,3 +259,37 @@ def test_heuristic_rollouts_give_legal_choices() -> None:
         state = game.new_match(seed=6)
         bot = mazo.make_bot("ismcts", game, seed=2, iterations=4, rollout="heuristic")
         assert bot.choose(state.observation(state.to_act)) in state.legal_actions()
+
+
+@pytest.mark.parametrize("name", ["envite", "trionfetti"])
+def test_bets_left_to_the_heuristic(name: str) -> None:
+    """With ``bets=heuristic`` every non-card move (bet, answer, vega, ranking) is the
+    heuristic's own, and the search only ever picks a card instead of the heuristic's
+    card."""
+    game = mazo.load_game(name)
+    below = game.info.deck.size
+    rng = random.Random(3)
+    heuristic_bets = searched = 0
+    for match in range(3):
+        state = game.new_match(seed=50 + match)
+        for _ in range(60):
+            if state.match_over:
+                break
+            seat = state.to_act
+            assert seat is not None
+            obs = state.observation(seat)
+            hint = mazo.make_bot("heuristic", game, seed=7).choose(obs)
+            bot = mazo.make_bot("ismcts", game, seed=7, iterations=8, bets="heuristic")
+            choice = bot.choose(obs)
+            assert choice in state.legal_actions()
+            if hint >= below:
+                assert choice == hint
+                heuristic_bets += 1
+            else:
+                assert choice < below
+                searched += bot.last_iterations > 0
+            moves = [a for a in state.legal_actions() if a not in game.info.message_actions]
+            state = state.apply(rng.choice(moves))
+    assert heuristic_bets > 0 and searched > 0
+    with pytest.raises(mazo.RulesError, match="'search' or 'heuristic'"):
+        mazo.make_bot("ismcts", game, seed=1, bets="never")

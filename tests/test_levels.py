@@ -126,3 +126,13 @@ def test_search_levels_answer_out_of_turn() -> None:
         legal = state.legal_actions()
         state = state.apply(legal[rng.randbelow(len(legal))])
     assert asked > 10 and searched > 0
+
+
+def test_envite_search_levels_leave_bets_to_the_heuristic_and_count_stones() -> None:
+    """The measured presets (docs/strength.md): Envite prices moves in stones and bets by
+    the heuristic; Briscola keeps the deal's outcome and searches everything."""
+    for level in ("hard", "expert"):
+        envite = mazo.make_bot(level, mazo.load_game("envite", players=4), seed=1)
+        assert (envite.reward_name, envite.bets_by_heuristic, envite.unit) == ("points", True, 12)  # type: ignore[attr-defined]
+        briscola = mazo.make_bot(level, mazo.load_game("briscola", players=2), seed=1)
+        assert (briscola.reward_name, briscola.bets_by_heuristic) == ("outcome", False)  # type: ignore[attr-defined]

@@ -18,7 +18,18 @@ by other seats are not searched either (they play when asked).
 Reward: what the bot's side gained by the end of the deal in progress
 (:func:`outcome_reward`: a game or chico first, else the score; the winner at the match's
 end), blended with the score margin (``margin`` option, default 0.1) so that, among moves
-that all win or all lose the deal, the search still prefers more points.
+that all win or all lose the deal, the search still prefers more points.  ``reward=points``
+is linear in points instead (:func:`points_per_game`: a side's gain over the best other
+side, a game or chico counted as the points that finished it plus the points the others
+lost with it): a bet must be priced by its stake, and the outcome reward accepts a raise
+to 4 stones with any chance of winning the deal, where folding gives away 2 (accepting
+pays only above a quarter; a test shows both).
+
+``bets=heuristic`` leaves every move that is not a card play (Envite's bets and answers,
+Trionfetti's vega, answers and rank order, Briscola's exchange) to the game's heuristic,
+and searches only which card to play when the heuristic plays one.  Determinized samples
+deal the unseen cards uniformly, so they ignore what a raise says about the raiser's hand;
+the heuristic's betting rules do not.
 
 Rollout policies (``rollout``):
 
@@ -69,7 +80,7 @@ from mazo.core.errors import RulesError
 from mazo.core.game import Game, State
 from mazo.core.rng import Rng
 
-__all__ = ["ISMCTSBot", "outcome_reward", "parse_ismcts_options"]
+__all__ = ["ISMCTSBot", "outcome_reward", "parse_ismcts_options", "points_per_game"]
 
 MAX_ROLLOUT = 2_000  # actions; a deal is far shorter, this only guards against a loop
 
@@ -87,6 +98,8 @@ OPTIONS = (
     "solver",
     "depth",
     "guide",
+    "reward",
+    "bets",
 )
 
 
@@ -129,6 +142,42 @@ def _rewards(
     return out
 
 
+def points_per_game(game: Game) -> int:
+    """The score that wins a game (or the match, where there is no game level): the unit
+    of the ``points`` reward."""
+    options = game.options
+    if game.name == "envite":
+        return 12  # stones to a chico
+    if game.name == "escoba":
+        return int(options["target_score"])
+    if game.name == "trionfetti":
+        return int(options["points_to_win_game"])
+    if game.name == "briscola":
+        return int(options["match_wins_target"])
+    raise RulesError(f"no points scale for {game.name}; use reward=outcome")
+
+
+def _points_rewards(
+    scores: list[int], games: list[int], end: State, sides: int, unit: int
+) -> list[float]:
+    """Each side's reward for one sample, linear in points: half, plus what the side
+    gained over the best other side, over two games' worth (clipped to [0, 1]); the match
+    decided counts 1 or 0.  A game won counts as the points it took to finish it, and the
+    points the others lose with it (their scores go back to 0)."""
+    if end.match_over:
+        winner = end.winner
+        return [0.5 if winner is None else 1.0 if winner == side else 0.0 for side in range(sides)]
+    after_scores, after_games = end.scores, end.games
+    gained = [
+        (after_games[s] - games[s]) * unit + after_scores[s] - scores[s] for s in range(sides)
+    ]
+    out = []
+    for side in range(sides):
+        edge = gained[side] - max(g for s, g in enumerate(gained) if s != side)
+        out.append(min(1.0, max(0.0, 0.5 + edge / (2 * unit))))
+    return out
+
+
 def parse_ismcts_options(options: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
     """Check the options (unknown names and bad values raise RulesError naming what is
     allowed) and fill in ``defaults``."""
@@ -157,6 +206,10 @@ def parse_ismcts_options(options: dict[str, Any], defaults: dict[str, Any]) -> d
     guide = out["guide"]
     if type(guide) not in (int, float) or not 0 <= guide <= 1:
         raise RulesError(f"ismcts guide must be a number in [0, 1], not {guide!r}")
+    if out["bets"] not in ("search", "heuristic"):
+        raise RulesError(f"ismcts bets must be 'search' or 'heuristic', not {out['bets']!r}")
+    if out["reward"] not in ("outcome", "points"):
+        raise RulesError(f"ismcts reward must be 'outcome' or 'points', not {out['reward']!r}")
     if type(out["solver"]) is not bool:
         raise RulesError(f"ismcts solver must be true or false, not {out['solver']!r}")
     return out
@@ -171,6 +224,8 @@ DEFAULTS: dict[str, Any] = {
     "solver": True,
     "depth": 64,
     "guide": 0.0,
+    "reward": "outcome",
+    "bets": "search",
 }
 
 
@@ -210,7 +265,8 @@ class ISMCTSBot:
     default 0.7), ``rollout`` (``plain``, ``greedy`` or ``heuristic``), ``margin`` (weight
     of the deal's margin in the reward, 0-1, default 0.1), ``solver`` (exact play in
     perfect-information positions, default true), ``depth`` (tree levels, default 64),
-    ``guide`` (keep the heuristic's move unless beaten by this much, default 0 = off)."""
+    ``guide`` (keep the heuristic's move unless beaten by this much, default 0 = off),
+    ``reward`` (``outcome`` or ``points``), ``bets`` (``search`` or ``heuristic``)."""
 
     name = "ismcts"
 
@@ -224,8 +280,11 @@ class ISMCTSBot:
         self.use_solver: bool = opts["solver"]
         self.depth: int = opts["depth"]
         self.guide = float(opts["guide"])
+        self.reward_name: str = opts["reward"]
+        self.unit = points_per_game(game) if self.reward_name == "points" else 0
         self.guide_bot: Bot | None = None
-        if self.guide:
+        self.bets_by_heuristic = opts["bets"] == "heuristic" and game.name in _CARD_GAMES
+        if self.guide or self.bets_by_heuristic:
             from mazo.bots import make_bot
 
             self.guide_bot = make_bot("heuristic", game, seed=seed)
@@ -260,6 +319,23 @@ class ISMCTSBot:
         self.last_root = None
         if len(moves) == 1:
             return moves[0]
+        hint: int | None = None
+        if self.bets_by_heuristic:
+            # Bets, answers, vega and rankings are the heuristic's; the search only
+            # chooses which card to play (and not whether to bet instead).
+            assert self.guide_bot is not None
+            try:
+                hint = self.guide_bot.choose(observation)
+            except RulesError:
+                hint = None
+            # A heuristic with nothing to say (asked out of turn) leaves it to the search.
+            if hint is not None:
+                below = self.cards_below
+                if hint >= below:
+                    return hint
+                moves = [a for a in moves if a < below]  # holds hint, a card
+                if len(moves) == 1:
+                    return moves[0]
         if self.use_solver:
             from mazo.bots.solver import best_action
 
@@ -291,11 +367,13 @@ class ISMCTSBot:
             moves,
             key=lambda a: (children[a].visits, children[a].reward) if a in children else (-1, 0),
         )
-        if self.guide_bot is not None:
-            try:
-                hint = self.guide_bot.choose(observation)
-            except RulesError:  # a heuristic asked out of turn may have nothing to say
-                return best
+        if self.guide:
+            assert self.guide_bot is not None
+            if hint is None:
+                try:
+                    hint = self.guide_bot.choose(observation)
+                except RulesError:  # a heuristic asked out of turn may have nothing to say
+                    return best
             if hint != best and not _clearly_better(
                 children.get(best), children.get(hint), self.guide
             ):
@@ -355,7 +433,10 @@ class ISMCTSBot:
             mover = state.to_act  # type: ignore[assignment]  # someone acts until the deal ends
             available = self._moves(state.legal_actions())
         end = self._rollout(state)
-        rewards = _rewards(scores, games, end, self.sides, self.margin)
+        if self.unit:
+            rewards = _points_rewards(scores, games, end, self.sides, self.unit)
+        else:
+            rewards = _rewards(scores, games, end, self.sides, self.margin)
         for node_, side in path:
             r = rewards[side]
             node_.visits += 1
