@@ -18,6 +18,7 @@ from mazo.bots.ismcts import (
     points_per_game,
 )
 from mazo.core.rng import Rng, derive_seed
+from mazo.games.envite import _CALLS
 from mazo.sim.runner import play_match
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
@@ -293,3 +294,65 @@ def test_bets_left_to_the_heuristic(name: str) -> None:
     assert heuristic_bets > 0 and searched > 0
     with pytest.raises(mazo.RulesError, match="'search' or 'heuristic'"):
         mazo.make_bot("ismcts", game, seed=1, bets="never")
+
+
+CALLS = frozenset(_CALLS)  # Envite's bet and answer words, as its log writes them
+
+
+def test_inferred_samples_agree_with_the_bets_the_others_made() -> None:
+    """``infer=bets``: a sample is kept only if the heuristic, in each other seat's place
+    and with that seat's sampled cards, makes the bets that seat made this deal.  The
+    kept samples still fit the observation, and some uniform samples are thrown away."""
+    game = mazo.load_game("envite", players=4)
+    heuristic = mazo.make_bot("heuristic", game, seed=5)
+    checked = rejected = 0
+    for match in range(6):
+        state = game.new_match(seed=70 + match)
+        while not state.match_over and checked < 12:
+            seat = state.to_act
+            assert seat is not None
+            obs = state.observation(seat)
+            bets = [
+                e
+                for e in obs["deal_log"]
+                if e.get("seat") not in (None, seat) and e["type"] in CALLS
+            ]
+            if bets:
+                bot = ISMCTSBot(game, 3, iterations=1, infer="bets")
+                sample = bot._inferring(game.sampler(obs), seat)
+                rng = Rng(9)
+                for _ in range(5):
+                    bot.last_rejected = 0
+                    drawn = sample(rng)
+                    assert drawn.observation(seat)["hand"] == obs["hand"]
+                    if bot.last_rejected < 15:  # found within its tries: it must agree
+                        assert bot._bets_agree(drawn, seat)
+                    rejected += bot.last_rejected
+                checked += 1
+            state = state.apply(heuristic.choose(obs))
+    assert checked >= 5 and rejected > 0
+    with pytest.raises(mazo.RulesError, match="'none', 'bets' or 'all'"):
+        mazo.make_bot("ismcts", game, seed=1, infer="every")
+    with pytest.raises(mazo.RulesError, match="in envite only"):
+        mazo.make_bot("ismcts", mazo.load_game("briscola", players=4), seed=1, infer="bets")
+
+
+@pytest.mark.parametrize(
+    "options", [{"players": 8}, {"players": 12}, {"players": 6, "renuncio_mode": "penalize"}]
+)
+def test_inferring_search_plays_whole_envite_matches(options: dict[str, Any]) -> None:
+    """``infer=all`` replays every sample's deal (tumbo deals, penalties and all) and
+    still answers every seat with a legal move."""
+    game = mazo.load_game("envite", chicos_to_win=1, **options)
+    bot = mazo.make_bot("ismcts", game, seed=1, iterations=6, infer="all", bets="heuristic")
+    others = mazo.make_bot("heuristic", game, seed=2)
+    state = game.new_match(seed=4)
+    rejected = moves = 0
+    while not state.match_over:
+        obs = state.observation(state.to_act)
+        choice = bot.choose(obs)
+        assert choice in state.legal_actions()
+        rejected += bot.last_rejected
+        moves += 1
+        state = state.apply(choice if moves % 2 else others.choose(obs))
+    assert rejected > 0

@@ -134,5 +134,6 @@ def test_envite_search_levels_leave_bets_to_the_heuristic_and_count_stones() -> 
     for level in ("hard", "expert"):
         envite = mazo.make_bot(level, mazo.load_game("envite", players=4), seed=1)
         assert (envite.reward_name, envite.bets_by_heuristic, envite.unit) == ("points", True, 12)  # type: ignore[attr-defined]
+        assert envite.readers is not None and envite.read_from == 40  # type: ignore[attr-defined]
         briscola = mazo.make_bot(level, mazo.load_game("briscola", players=2), seed=1)
         assert (briscola.reward_name, briscola.bets_by_heuristic) == ("outcome", False)  # type: ignore[attr-defined]

@@ -31,6 +31,14 @@ and searches only which card to play when the heuristic plays one.  Determinized
 deal the unseen cards uniformly, so they ignore what a raise says about the raiser's hand;
 the heuristic's betting rules do not.
 
+``infer=bets`` reads those bets: a sample is kept only if the game's heuristic, seated in
+each other seat's place with that seat's sampled cards, makes the bets (answers, vega...)
+that seat made this deal (the sample's deal is replayed from its pack; up to
+:data:`INFER_TRIES` samples are drawn, then the last one is used anyway).  ``infer=all``
+reads the other seats' card plays the same way.  The model is the heuristic, so this is
+opponent modelling: exact against ``normal`` players, a reasonable prior against people,
+who also bet on strong hands.
+
 Rollout policies (``rollout``):
 
 * ``plain`` (the default): uniform over the seat's moves, but where card plays are among
@@ -73,10 +81,11 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from mazo.bots import Bot, Observation, legal_ids
-from mazo.core.errors import RulesError
+from mazo.core.errors import MazoError, RulesError
 from mazo.core.game import Game, State
 from mazo.core.rng import Rng
 
@@ -88,6 +97,8 @@ MAX_ROLLOUT = 2_000  # actions; a deal is far shorter, this only guards against 
 # vega, the trump exchange) a uniform rollout should not make; Escoba's moves are all
 # plays (a capture is a card play too).
 _CARD_GAMES = frozenset({"briscola", "envite", "trionfetti"})
+# Games whose samples' records replay their deal from its pack (``infer``).
+_INFER_GAMES = frozenset({"envite"})
 
 OPTIONS = (
     "iterations",
@@ -100,6 +111,7 @@ OPTIONS = (
     "guide",
     "reward",
     "bets",
+    "infer",
 )
 
 
@@ -206,6 +218,8 @@ def parse_ismcts_options(options: dict[str, Any], defaults: dict[str, Any]) -> d
     guide = out["guide"]
     if type(guide) not in (int, float) or not 0 <= guide <= 1:
         raise RulesError(f"ismcts guide must be a number in [0, 1], not {guide!r}")
+    if out["infer"] not in ("none", "bets", "all"):
+        raise RulesError(f"ismcts infer must be 'none', 'bets' or 'all', not {out['infer']!r}")
     if out["bets"] not in ("search", "heuristic"):
         raise RulesError(f"ismcts bets must be 'search' or 'heuristic', not {out['bets']!r}")
     if out["reward"] not in ("outcome", "points"):
@@ -226,7 +240,10 @@ DEFAULTS: dict[str, Any] = {
     "guide": 0.0,
     "reward": "outcome",
     "bets": "search",
+    "infer": "none",
 }
+
+INFER_TRIES = 16  # samples drawn to find one the others' bets agree with, then any
 
 
 def _clearly_better(rival: _Node | None, hint: _Node | None, guide: float) -> bool:
@@ -266,7 +283,8 @@ class ISMCTSBot:
     of the deal's margin in the reward, 0-1, default 0.1), ``solver`` (exact play in
     perfect-information positions, default true), ``depth`` (tree levels, default 64),
     ``guide`` (keep the heuristic's move unless beaten by this much, default 0 = off),
-    ``reward`` (``outcome`` or ``points``), ``bets`` (``search`` or ``heuristic``)."""
+    ``reward`` (``outcome`` or ``points``), ``bets`` (``search`` or ``heuristic``),
+    ``infer`` (``none``, ``bets`` or ``all``: samples must fit the others' moves)."""
 
     name = "ismcts"
 
@@ -307,6 +325,22 @@ class ISMCTSBot:
                 make_bot("heuristic", game, seed=self.random.getrandbits(64))
                 for _ in range(game.players)
             ]
+        self.readers: list[Bot] | None = None  # the model of the others' bets (infer)
+        # Below this id the others' moves are not read: cards (infer=bets) or none (all).
+        self.read_from = 0 if opts["infer"] == "all" else game.info.deck.size
+        if opts["infer"] != "none":
+            if game.name not in _INFER_GAMES:
+                raise RulesError(
+                    f"ismcts infer reads the play in {', '.join(sorted(_INFER_GAMES))} only "
+                    f"(its samples replay from their pack), not in {game.name}"
+                )
+            from mazo.bots import make_bot
+
+            self.readers = [
+                make_bot("heuristic", game, seed=self.random.getrandbits(64))
+                for _ in range(game.players)
+            ]
+        self.last_rejected = 0  # samples the last search threw away (infer)
         self.last_iterations = 0  # samples of the last search (for benchmarks)
         self.last_root: _Node | None = None  # the last search's tree (for tests)
 
@@ -351,6 +385,9 @@ class ISMCTSBot:
         root = _Node()
         done = 0
         determinize = self.game.sampler(observation)
+        if self.readers is not None:
+            determinize = self._inferring(determinize, seat)
+        self.last_rejected = 0
         rng = Rng(self.random.getrandbits(64))
         while True:
             if deadline is not None:
@@ -379,6 +416,55 @@ class ISMCTSBot:
             ):
                 return hint
         return best
+
+    def _inferring(self, determinize: Callable[[Rng], State], me: int) -> Callable[[Rng], State]:
+        """``determinize``, keeping only samples in which every bet the other seats made
+        this deal is the one the heuristic would have made in their place."""
+
+        def sample(rng: Rng) -> State:
+            state = determinize(rng)
+            for _ in range(INFER_TRIES - 1):
+                if self._bets_agree(state, me):
+                    return state
+                self.last_rejected += 1
+                state = determinize(rng)
+            return state  # a hand nobody would have bet on: better than no sample
+
+        return sample
+
+    def _bets_agree(self, sample: State, me: int) -> bool:
+        """Replay the sample's deal from its pack: does the heuristic, in each other
+        seat's place, make the bets (and answers, vega...) that seat made?"""
+        readers = self.readers
+        assert readers is not None
+        record = sample.record()
+        deals = record["deals"]
+        if len(deals) != 1:
+            return True  # a sample holds its deal alone; anything else is not read
+        game = self.game
+        below = self.read_from
+        talk = self.talk
+        try:
+            state = game.new_match(
+                seed=0,
+                decks=[deals[0]["deck"]],
+                dealer=deals[0]["dealer"],
+                setup=record.get("setup"),
+            )
+            for step in record["actions"]:
+                seat = step["seat"]
+                action = game.string_to_action(step["action"])
+                if seat != me and action >= below and action not in talk:
+                    try:
+                        model = readers[seat].choose(state.observation(seat))
+                    except RulesError:
+                        model = action  # the heuristic has no view there: nothing to read
+                    if model != action:
+                        return False
+                state = state.apply(action, seat=seat)
+        except MazoError:
+            return True  # a deal that does not replay is not read (never seen; a guard)
+        return True
 
     def _moves(self, legal: list[int]) -> list[int]:
         talk = self.talk

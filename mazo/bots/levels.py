@@ -50,15 +50,16 @@ BUDGET_MS = {"hard": 200, "expert": 1000}
 # little), while a flat search whose playouts are the heuristic itself, keeping the
 # heuristic's move unless a rival beats it clearly, improves on the heuristic.
 _FLAT_HEURISTIC: dict[str, Any] = {"rollout": "heuristic", "depth": 1, "margin": 0.5, "guide": 0.02}
-# Envite's bets are the heuristic's and the reward is linear in stones: the flat search
-# priced bets by the deal's outcome and accepted raises a quarter of the time too often,
-# and samples that deal the unseen cards uniformly ignore what a raise says about the
-# raiser's hand.  Two-worker tournaments at the hard level against normal, 50 matches each
-# on the same deals (seed 12): 38% as before, 46% with bets=heuristic, 52% with both.
+# Envite's bets are the heuristic's, the reward is linear in stones and samples must fit
+# the others' bets: the flat search priced bets by the deal's outcome (it accepted raises
+# too often), and samples that deal the unseen cards uniformly ignore what a raise says
+# about the raiser's hand.  Two-worker tournaments at the hard level against normal, 50
+# matches each on the same deals (seed 12): 38% as before, 46% with bets=heuristic, 52%
+# with reward=points too, 56% with infer=bets too (54% with infer=all).
 _PRESETS: dict[str, dict[str, Any]] = {
     "briscola": _FLAT_HEURISTIC,
     "escoba": _FLAT_HEURISTIC,
-    "envite": {**_FLAT_HEURISTIC, "reward": "points", "bets": "heuristic"},
+    "envite": {**_FLAT_HEURISTIC, "reward": "points", "bets": "heuristic", "infer": "bets"},
     "trionfetti": _FLAT_HEURISTIC,
 }
 
