@@ -128,12 +128,15 @@ def test_search_levels_answer_out_of_turn() -> None:
     assert asked > 10 and searched > 0
 
 
-def test_envite_search_levels_leave_bets_to_the_heuristic_and_count_stones() -> None:
-    """The measured presets (docs/strength.md): Envite prices moves in stones and bets by
-    the heuristic; Briscola keeps the deal's outcome and searches everything."""
+def test_team_game_search_levels_leave_bets_to_the_heuristic_and_count_points() -> None:
+    """The measured presets (docs/strength.md): Envite and Trionfetti price moves in points
+    and bet by the heuristic (Envite also reads the others' bets); Briscola keeps the
+    deal's outcome and searches everything."""
     for level in ("hard", "expert"):
         envite = mazo.make_bot(level, mazo.load_game("envite", players=4), seed=1)
         assert (envite.reward_name, envite.bets_by_heuristic, envite.unit) == ("points", True, 12)  # type: ignore[attr-defined]
         assert envite.readers is not None and envite.read_from == 40  # type: ignore[attr-defined]
+        trionfetti = mazo.make_bot(level, mazo.load_game("trionfetti"), seed=1)
+        assert (trionfetti.reward_name, trionfetti.bets_by_heuristic) == ("points", True)  # type: ignore[attr-defined]
         briscola = mazo.make_bot(level, mazo.load_game("briscola", players=2), seed=1)
         assert (briscola.reward_name, briscola.bets_by_heuristic) == ("outcome", False)  # type: ignore[attr-defined]
