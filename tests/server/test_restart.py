@@ -20,43 +20,38 @@ from .harness import Client, free_port, http
 SERVERS: dict[str, subprocess.Popen[bytes]] = {}
 
 
+def serve_process(port: int, db: Path, bot_delay: float, log_level: str) -> subprocess.Popen[bytes]:
+    """``mazo serve`` in its own process (seeds allowed), its log on a pipe."""
+    command = [sys.executable, "-m", "mazo", "serve", "--port", str(port), "--db", str(db)]
+    command += ["--bot-delay", str(bot_delay), "--allow-seed", "--log-level", log_level]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def wait_until_up(address: str, proc: subprocess.Popen[bytes]) -> None:
+    """Poll /api/health for up to 30 s; a server that exits or never answers fails."""
+    deadline = time.monotonic() + 30
+    while True:
+        with contextlib.suppress(OSError):
+            if http(address, "GET", "/api/health")[0] == 200:
+                return
+        if proc.poll() is not None or time.monotonic() > deadline:
+            err = proc.stderr.read().decode() if proc.stderr else ""
+            raise RuntimeError(f"mazo serve did not start: {err}")
+        time.sleep(0.1)
+
+
 @pytest.fixture
 def serve(tmp_path: Path) -> Iterator[object]:
     started: list[subprocess.Popen[bytes]] = []
 
     def start(db: Path, bot_delay: float = 0.0) -> str:
         port = free_port()
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "mazo",
-                "serve",
-                "--port",
-                str(port),
-                "--db",
-                str(db),
-                "--bot-delay",
-                str(bot_delay),
-                "--allow-seed",
-                "--log-level",
-                "warning",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
+        proc = serve_process(port, db, bot_delay=bot_delay, log_level="warning")
         started.append(proc)
         address = f"127.0.0.1:{port}"
         SERVERS[address] = proc
-        deadline = time.monotonic() + 30
-        while True:
-            with contextlib.suppress(OSError):
-                if http(address, "GET", "/api/health")[0] == 200:
-                    return address
-            if proc.poll() is not None or time.monotonic() > deadline:
-                err = proc.stderr.read().decode() if proc.stderr else ""
-                raise RuntimeError(f"mazo serve did not start: {err}")
-            time.sleep(0.1)
+        wait_until_up(address, proc)
+        return address
 
     yield start
     for proc in started:
@@ -175,33 +170,10 @@ def test_a_bot_that_was_to_move_moves_after_the_restart(tmp_path: Path, serve: o
 def test_the_server_log_never_shows_a_seat_token(tmp_path: Path) -> None:
     """uvicorn logs each socket's path with its query string; the token is blanked."""
     port = free_port()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "mazo",
-            "serve",
-            "--port",
-            str(port),
-            "--db",
-            str(tmp_path / "t.sqlite3"),
-            "--bot-delay",
-            "0",
-            "--log-level",
-            "info",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    proc = serve_process(port, tmp_path / "t.sqlite3", bot_delay=0, log_level="info")
     address = f"127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            with contextlib.suppress(OSError):
-                if http(address, "GET", "/api/health")[0] == 200:
-                    break
-            assert proc.poll() is None and time.monotonic() < deadline, "serve did not start"
-            time.sleep(0.1)
+        wait_until_up(address, proc)
         status, table = http(
             address,
             "POST",
