@@ -296,7 +296,10 @@ def test_bets_left_to_the_heuristic(name: str) -> None:
         mazo.make_bot("ismcts", game, seed=1, bets="never")
 
 
-CALLS = frozenset(_CALLS)  # Envite's bet and answer words, as its log writes them
+CALLS = frozenset(_CALLS)
+ALL_CARDS = [
+    r + s for s in "OCEB" for r in ("1", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
+]  # Envite's bet and answer words, as its log writes them
 
 
 def test_inferred_samples_agree_with_the_bets_the_others_made() -> None:
@@ -356,3 +359,99 @@ def test_inferring_search_plays_whole_envite_matches(options: dict[str, Any]) ->
         moves += 1
         state = state.apply(choice if moves % 2 else others.choose(obs))
     assert rejected > 0
+
+
+def test_the_heuristic_can_take_its_partners_signs_as_cards_held() -> None:
+    """``trusted``: a partner's sign that names a trump lists that card in the partner's
+    hand (``shown_hands``), so a search samples it there; opponents' caught signs and a
+    card claimed by two partners are not trusted."""
+    game = mazo.load_game("envite", players=6)
+    heuristic = mazo.make_bot("heuristic", game, seed=3, signals=True)
+    state = game.new_match(seed=11)
+    hands = {s: state.observation(s)["hand"] for s in range(6)}
+    vira = state.observation(0)["vira"]
+    order = trump_order_of(game, vira)
+    # Seat 2 holds a trump: it signs that trump truthfully to seats 0 and 4.
+    holder = next(s for s in (2, 4) if any(c in order for c in hands[s]))
+    signer = mazo.make_bot("heuristic", game, seed=4, signals=True)
+    obs = state.observation(holder)
+    sign = signer.choose(obs)
+    text = game.action_to_string(sign)
+    assert text.startswith("signal ")
+    state = state.apply(sign, seat=holder)
+    trusted = heuristic.trusted(state.observation(0))
+    shown = {e["seat"]: e["cards"] for e in trusted["shown_hands"]}
+    kind = text.split()[1]
+    if kind in ("small_trumps", "three_trumps", "no_trump"):
+        assert shown == {}
+    else:
+        best = max((c for c in hands[holder] if c in order), key=lambda c: -order.index(c))
+        assert shown == {holder: [best]}
+        rng = Rng(5)
+        sampler = game.sampler(trusted)
+        for _ in range(20):
+            assert best in sampler(rng).observation(holder)["hand"]
+    # The untrusting observation is left alone.
+    assert state.observation(0)["shown_hands"] == []
+
+
+def trump_order_of(game: mazo.Game, vira: str) -> list[str]:
+    from mazo.games.envite import trump_order
+
+    return list(trump_order(game.players, vira))
+
+
+def test_signing_search_signs_first_and_samples_the_partners_signed_trumps() -> None:
+    """``signals=true``: the search level signs its best trump to its partners before it
+    plays (the heuristic's sign), and every sample deals each partner the trump its sign
+    names; a sign the play contradicts (a lie) is not trusted, and the bot still plays."""
+    game = mazo.load_game("envite", players=4)
+    opts: dict[str, Any] = {"iterations": 8, "bets": "heuristic", "rollout": "heuristic"}
+    checked = 0
+    for match in range(12):
+        state = game.new_match(seed=300 + match)
+        bots = [ISMCTSBot(game, s, signals=True, infer="bets", **opts) for s in range(4)]
+        first = True
+        while not state.match_over and not state.hand_over:
+            seat = state.to_act
+            assert seat is not None
+            obs = state.observation(seat)
+            choice = bots[seat].choose(obs)
+            assert choice in state.legal_actions(seat)
+            if first:
+                assert game.action_to_string(choice).startswith("signal ")
+                first = False
+            believed = bots[seat].guide_bot.trusted(obs)  # type: ignore[union-attr]
+            for entry in believed["shown_hands"]:
+                partner, cards = entry["seat"], entry["cards"]
+                assert partner % 2 == seat % 2 and partner != seat
+                held = state.observation(partner)["hand"]
+                assert set(cards) <= set(held)  # the heuristic's signs are true
+                sample = bots[seat]._sampler(obs)
+                rng = Rng(7)
+                for _ in range(5):
+                    assert set(cards) <= set(sample(rng).observation(partner)["hand"])
+                checked += 1
+            state = state.apply(choice, seat=seat)
+    assert checked >= 5
+    # A lying partner: seat 2 signs the rey of the vira suit (oros), then shows that it
+    # holds no trump at all.  The sign no longer fits the play: samples ignore it.
+    hands = ["QO", "3C", "3E", "7O", "4C", "4E", "5C", "6C", "7C", "KO", "2B", "3B"]
+    rest = [c for c in ALL_CARDS if c not in hands and c != "4O"]
+    state = game.new_match(seed=0, deck=[*hands, "4O", *rest], dealer=3)
+    state = state.apply(game.string_to_action("signal rey_of_vira"), seat=2)
+    for seat, card in ((0, "QO"), (1, "7O"), (2, "5C")):
+        state = state.apply(game.string_to_action(card), seat=seat)
+    bot = ISMCTSBot(game, 1, signals=True, **opts)
+    obs = state.observation(0)
+    believed = bot.guide_bot.trusted(obs)  # type: ignore[union-attr]
+    assert believed["shown_hands"] == [{"seat": 2, "cards": ["KO"]}]
+    with pytest.raises(mazo.RulesError):
+        game.sampler(believed)
+    sample = bot._sampler(obs)
+    rng = Rng(3)
+    assert any("KO" in sample(rng).observation(3)["hand"] for _ in range(20))
+    with pytest.raises(mazo.RulesError, match="true or false"):
+        mazo.make_bot("ismcts", game, seed=1, signals="yes")
+    with pytest.raises(mazo.RulesError, match="in envite only"):
+        mazo.make_bot("ismcts", mazo.load_game("briscola", players=4), seed=1, signals=True)

@@ -99,6 +99,9 @@ MAX_ROLLOUT = 2_000  # actions; a deal is far shorter, this only guards against 
 _CARD_GAMES = frozenset({"briscola", "envite", "trionfetti"})
 # Games whose samples' records replay their deal from its pack (``infer``).
 _INFER_GAMES = frozenset({"envite"})
+# Games whose heuristic signs to its partners and can take their signs as cards held
+# (``signals``: ``heuristic.trusted(observation)``).
+_SIGNAL_GAMES = frozenset({"envite"})
 
 OPTIONS = (
     "iterations",
@@ -112,6 +115,7 @@ OPTIONS = (
     "reward",
     "bets",
     "infer",
+    "signals",
 )
 
 
@@ -224,8 +228,9 @@ def parse_ismcts_options(options: dict[str, Any], defaults: dict[str, Any]) -> d
         raise RulesError(f"ismcts bets must be 'search' or 'heuristic', not {out['bets']!r}")
     if out["reward"] not in ("outcome", "points"):
         raise RulesError(f"ismcts reward must be 'outcome' or 'points', not {out['reward']!r}")
-    if type(out["solver"]) is not bool:
-        raise RulesError(f"ismcts solver must be true or false, not {out['solver']!r}")
+    for key in ("solver", "signals"):
+        if type(out[key]) is not bool:
+            raise RulesError(f"ismcts {key} must be true or false, not {out[key]!r}")
     return out
 
 
@@ -241,6 +246,7 @@ DEFAULTS: dict[str, Any] = {
     "reward": "outcome",
     "bets": "search",
     "infer": "none",
+    "signals": False,
 }
 
 INFER_TRIES = 16  # samples drawn to find one the others' bets agree with, then any
@@ -284,7 +290,8 @@ class ISMCTSBot:
     perfect-information positions, default true), ``depth`` (tree levels, default 64),
     ``guide`` (keep the heuristic's move unless beaten by this much, default 0 = off),
     ``reward`` (``outcome`` or ``points``), ``bets`` (``search`` or ``heuristic``),
-    ``infer`` (``none``, ``bets`` or ``all``: samples must fit the others' moves)."""
+    ``infer`` (``none``, ``bets`` or ``all``: samples must fit the others' moves),
+    ``signals`` (sign to the partners and trust their signs, default false)."""
 
     name = "ismcts"
 
@@ -302,10 +309,18 @@ class ISMCTSBot:
         self.unit = points_per_game(game) if self.reward_name == "points" else 0
         self.guide_bot: Bot | None = None
         self.bets_by_heuristic = opts["bets"] == "heuristic" and game.name in _CARD_GAMES
-        if self.guide or self.bets_by_heuristic:
+        self.signals: bool = opts["signals"]
+        if self.signals and game.name not in _SIGNAL_GAMES:
+            raise RulesError(
+                f"ismcts signals are read in {', '.join(sorted(_SIGNAL_GAMES))} only, "
+                f"not in {game.name}"
+            )
+        # The heuristic with partner signs on: it signs, and reads the partners' signs.
+        signing = {"signals": True} if self.signals else {}
+        if self.guide or self.bets_by_heuristic or self.signals:
             from mazo.bots import make_bot
 
-            self.guide_bot = make_bot("heuristic", game, seed=seed)
+            self.guide_bot = make_bot("heuristic", game, seed=seed, **signing)
         self.rollout_name: str = opts["rollout"]
         self.random = random.Random(seed)
         self.talk = game.info.message_actions
@@ -313,6 +328,8 @@ class ISMCTSBot:
         self.sides = game.info.sides
         self.cards_below = game.info.deck.size if game.name in _CARD_GAMES else 0
         self.policies: list[Bot] | None = None
+        self.signing_policies: list[Bot] | None = None
+        self.signing_readers: list[Bot] | None = None
         self.playout = None
         if self.rollout_name == "greedy":
             from mazo.bots.playout import PLAYOUTS
@@ -325,6 +342,13 @@ class ISMCTSBot:
                 make_bot("heuristic", game, seed=self.random.getrandbits(64))
                 for _ in range(game.players)
             ]
+            if self.signals:
+                # The bot's side plays its rollouts as it plays: signing, reading signs.
+                self.signing_policies = [
+                    make_bot("heuristic", game, seed=self.random.getrandbits(64), **signing)
+                    for _ in range(game.players)
+                ]
+        self.side = 0  # the side of the seat being searched for (rollouts, infer)
         self.readers: list[Bot] | None = None  # the model of the others' bets (infer)
         # Below this id the others' moves are not read: cards (infer=bets) or none (all).
         self.read_from = 0 if opts["infer"] == "all" else game.info.deck.size
@@ -336,6 +360,12 @@ class ISMCTSBot:
                 )
             from mazo.bots import make_bot
 
+            if self.signals:
+                # Partners who sign are modelled by the signing heuristic.
+                self.signing_readers = [
+                    make_bot("heuristic", game, seed=self.random.getrandbits(64), **signing)
+                    for _ in range(game.players)
+                ]
             self.readers = [
                 make_bot("heuristic", game, seed=self.random.getrandbits(64))
                 for _ in range(game.players)
@@ -351,17 +381,19 @@ class ISMCTSBot:
         moves = self._moves(legal)
         self.last_iterations = 0
         self.last_root = None
+        hint: int | None = None
+        if self.signals:
+            # The partners' sign, once a deal, comes first, even before a forced move.
+            hint = self._heuristic_move(observation)
+            if hint is not None and hint in self.talk:
+                return hint
         if len(moves) == 1:
             return moves[0]
-        hint: int | None = None
         if self.bets_by_heuristic:
             # Bets, answers, vega and rankings are the heuristic's; the search only
             # chooses which card to play (and not whether to bet instead).
-            assert self.guide_bot is not None
-            try:
-                hint = self.guide_bot.choose(observation)
-            except RulesError:
-                hint = None
+            if not self.signals:
+                hint = self._heuristic_move(observation)
             # A heuristic with nothing to say (asked out of turn) leaves it to the search.
             if hint is not None:
                 below = self.cards_below
@@ -381,10 +413,11 @@ class ISMCTSBot:
             if exact is not None and exact in moves:
                 return exact
         seat = observation["seat"]
+        self.side = self.side_of[seat]
         deadline = start + self.think_ms / 1000 if self.think_ms else None
         root = _Node()
         done = 0
-        determinize = self.game.sampler(observation)
+        determinize = self._sampler(observation)
         if self.readers is not None:
             determinize = self._inferring(determinize, seat)
         self.last_rejected = 0
@@ -417,6 +450,28 @@ class ISMCTSBot:
                 return hint
         return best
 
+    def _heuristic_move(self, observation: Observation) -> int | None:
+        """The guiding heuristic's move, or None where it has nothing to say."""
+        assert self.guide_bot is not None
+        try:
+            return self.guide_bot.choose(observation)
+        except RulesError:
+            return None
+
+    def _sampler(self, observation: Observation) -> Callable[[Rng], State]:
+        """Samples of the observation; with ``signals``, ones in which each partner holds
+        the trumps its sign names (if that fits the play: signs may be false)."""
+        if self.signals:
+            trusted = getattr(self.guide_bot, "trusted", None)
+            if trusted is not None:
+                believed = trusted(observation)
+                if believed is not observation:
+                    try:
+                        return self.game.sampler(believed)
+                    except RulesError:
+                        pass  # a sign the play contradicts: trust none of them
+        return self.game.sampler(observation)
+
     def _inferring(self, determinize: Callable[[Rng], State], me: int) -> Callable[[Rng], State]:
         """``determinize``, keeping only samples in which every bet the other seats made
         this deal is the one the heuristic would have made in their place."""
@@ -444,6 +499,10 @@ class ISMCTSBot:
         game = self.game
         below = self.read_from
         talk = self.talk
+        signing = self.signing_readers
+        side_of = self.side_of
+        side = side_of[me]
+        signed: set[int] = set()  # partners who signed: the signing heuristic models them
         try:
             state = game.new_match(
                 seed=0,
@@ -454,13 +513,31 @@ class ISMCTSBot:
             for step in record["actions"]:
                 seat = step["seat"]
                 action = game.string_to_action(step["action"])
-                if seat != me and action >= below and action not in talk:
-                    try:
-                        model = readers[seat].choose(state.observation(seat))
-                    except RulesError:
-                        model = action  # the heuristic has no view there: nothing to read
-                    if model != action:
-                        return False
+                if seat != me:
+                    reader: Bot | None = None
+                    if action in talk:
+                        # A partner's first sign: the one the signing heuristic makes
+                        # with the sample's hand.  Consultations, later signs and the
+                        # wish for an envío (which the heuristic never signs) are not read.
+                        text = step["action"]
+                        if (
+                            signing is not None
+                            and side_of[seat] == side
+                            and seat not in signed
+                            and text.startswith("signal ")
+                            and text != "signal want_envio"
+                        ):
+                            signed.add(seat)
+                            reader = signing[seat]
+                    elif action >= below:
+                        reader = signing[seat] if signing and seat in signed else readers[seat]
+                    if reader is not None:
+                        try:
+                            model = reader.choose(state.observation(seat))
+                        except RulesError:
+                            model = action  # the heuristic has no view there: not read
+                        if model != action and not (action in talk and model not in talk):
+                            return False
                 state = state.apply(action, seat=seat)
         except MazoError:
             return True  # a deal that does not replay is not read (never seen; a guard)
@@ -568,12 +645,15 @@ class ISMCTSBot:
     def _heuristic_rollout(self, state: State) -> State:
         policies = self.policies
         assert policies is not None
+        signing = self.signing_policies
+        side, side_of = self.side, self.side_of
         for _ in range(MAX_ROLLOUT):
             if state.hand_over or state.match_over:
                 break
             seat = state.to_act
             assert seat is not None
-            state = state.apply_unchecked(policies[seat].choose(state.observation(seat)))
+            policy = signing[seat] if signing and side_of[seat] == side else policies[seat]
+            state = state.apply_unchecked(policy.choose(state.observation(seat)))
         return state
 
     def __repr__(self) -> str:

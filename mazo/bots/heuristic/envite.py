@@ -490,6 +490,29 @@ class EnviteHeuristic:
             )
         return allowed[pick]
 
+    def trusted(self, observation: Observation) -> Observation:
+        """``observation`` with the partners' signs taken as true: each trump a partner's
+        sign names (and that is not played, nor in this hand) is listed under
+        ``shown_hands`` as a card of that partner's hand, so that ``game.determinize``
+        deals it there.  A card claimed by two partners is left out (one of them lied).
+        A search that trusts its partners samples from this; signs may be false, so the
+        search falls back to the observation itself when this one does not fit the play.
+        """
+        view = _View(self.game, observation, True)
+        owners: dict[str, list[int]] = {}
+        for seat, cards in view.known.items():
+            for card in cards:
+                owners.setdefault(card, []).append(seat)
+        extra: dict[int, list[str]] = {}
+        for card, seats in owners.items():
+            if len(seats) == 1:
+                extra.setdefault(seats[0], []).append(card)
+        if not extra:
+            return observation
+        shown = list(observation.get("shown_hands", []))
+        shown += [{"seat": s, "cards": sorted(cards)} for s, cards in sorted(extra.items())]
+        return {**observation, "shown_hands": shown}
+
     def estimate(self, observation: Observation) -> float:
         """The bot's chance of winning the deal in progress (``E`` of the docstring)."""
         return _View(self.game, observation, self.signals).estimate()
