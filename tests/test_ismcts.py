@@ -14,6 +14,7 @@ from mazo.bots.ismcts import (
     ISMCTSBot,
     _points_rewards,
     _rewards,
+    match_equity_of,
     outcome_reward,
     points_per_game,
 )
@@ -172,13 +173,38 @@ def test_points_reward_prices_a_bet_by_its_stake() -> None:
     assert 0.2 * old[1] + 0.8 * old[2] > old[0]
 
 
+def test_equity_reward_counts_stones_by_what_they_do_for_the_match() -> None:
+    """``reward=equity`` (Envite): side 0's chance of winning the match after the deal, by
+    the heuristic's chico odds.  Two stones are worth more when both teams are near the
+    chico than at the start, a chico more than any stones, and the match's end is 1 or 0."""
+    game = mazo.load_game("envite", players=4)
+    equity = match_equity_of(game)
+    start = equity(_Fake([0, 0], [0, 0]))  # type: ignore[arg-type]
+    assert abs(start - 0.5) < 1e-9
+
+    def two_stones(us: int, them: int) -> float:
+        after = equity(_Fake([us + 2, them], [0, 0]))  # type: ignore[arg-type]
+        return after - equity(_Fake([us, them], [0, 0]))  # type: ignore[arg-type]
+
+    # Two stones decide more at 9-9 than at 0-0, and little against a team at 10.
+    assert two_stones(9, 9) > 3 * two_stones(0, 0) > 6 * two_stones(0, 10) > 0
+    assert equity(_Fake([0, 0], [1, 0])) == 0.75  # type: ignore[arg-type]  # fair chicos after
+    assert equity(_Fake([0, 0], [1, 0])) > equity(_Fake([11, 0], [0, 0]))  # type: ignore[arg-type]
+    assert equity(_Fake([3, 3], [1, 1], True, 1)) == 0.0  # type: ignore[arg-type]
+    bot = mazo.make_bot("ismcts", game, seed=1, iterations=20, reward="equity")
+    state = game.new_match(seed=4)
+    assert bot.choose(state.observation(state.to_act)) in state.legal_actions()
+    with pytest.raises(mazo.RulesError, match="envite only"):
+        mazo.make_bot("ismcts", mazo.load_game("escoba", players=2), seed=1, reward="equity")
+
+
 def test_points_per_game_and_the_reward_option() -> None:
     assert points_per_game(mazo.load_game("envite", players=4)) == 12
     assert points_per_game(mazo.load_game("escoba", players=2, target_score=15)) == 15
     assert points_per_game(mazo.load_game("trionfetti")) == 20
     assert points_per_game(mazo.load_game("briscola", players=2)) == 3
     game = mazo.load_game("envite", players=4)
-    with pytest.raises(mazo.RulesError, match="'outcome' or 'points'"):
+    with pytest.raises(mazo.RulesError, match="'outcome', 'points' or 'equity'"):
         mazo.make_bot("ismcts", game, seed=1, reward="stones")
     bot = mazo.make_bot("ismcts", game, seed=1, iterations=30, reward="points")
     state = game.new_match(seed=4)

@@ -39,6 +39,14 @@ reads the other seats' card plays the same way.  The model is the heuristic, so 
 opponent modelling: exact against ``normal`` players, a reasonable prior against people,
 who also bet on strong hands.
 
+``signals=true`` (Envite, whose rules deliver partner signs by default) makes the bot
+sign as the heuristic does, once a deal and before anything else: its best trump, or the
+kind of hand it holds.  It also trusts its partners' signs: every sample deals each
+partner the trump its sign names (``heuristic.trusted``), unless the play already shows
+that sign to be false (then no sign is trusted); ``infer`` also reads a partner's first
+sign like a bet, and the bot's side plays its rollouts signing and reading signs.  The
+opponents' signs are never seen (``signals=team``) and never modelled.
+
 Rollout policies (``rollout``):
 
 * ``plain`` (the default): uniform over the seat's moves, but where card plays are among
@@ -173,6 +181,25 @@ def points_per_game(game: Game) -> int:
     raise RulesError(f"no points scale for {game.name}; use reward=outcome")
 
 
+def match_equity_of(game: Game) -> Callable[[State], float]:
+    """``state -> side 0's chance of winning the match`` for the ``equity`` reward (Envite:
+    :func:`mazo.bots.heuristic.envite.match_equity`, the heuristic's chico odds)."""
+    if game.name != "envite":
+        raise RulesError(f"ismcts reward=equity is known in envite only, not in {game.name}")
+    from mazo.bots.heuristic.envite import match_equity
+
+    target = int(game.options["chicos_to_win"])
+    capping = str(game.options.get("capping", "minus_one"))
+
+    def equity(state: State) -> float:
+        if state.match_over:
+            winner = state.winner
+            return 0.5 if winner is None else 1.0 if winner == 0 else 0.0
+        return match_equity(state.scores, state.games, target, capping)
+
+    return equity
+
+
 def _points_rewards(
     scores: list[int], games: list[int], end: State, sides: int, unit: int
 ) -> list[float]:
@@ -226,8 +253,10 @@ def parse_ismcts_options(options: dict[str, Any], defaults: dict[str, Any]) -> d
         raise RulesError(f"ismcts infer must be 'none', 'bets' or 'all', not {out['infer']!r}")
     if out["bets"] not in ("search", "heuristic"):
         raise RulesError(f"ismcts bets must be 'search' or 'heuristic', not {out['bets']!r}")
-    if out["reward"] not in ("outcome", "points"):
-        raise RulesError(f"ismcts reward must be 'outcome' or 'points', not {out['reward']!r}")
+    if out["reward"] not in ("outcome", "points", "equity"):
+        raise RulesError(
+            f"ismcts reward must be 'outcome', 'points' or 'equity', not {out['reward']!r}"
+        )
     for key in ("solver", "signals"):
         if type(out[key]) is not bool:
             raise RulesError(f"ismcts {key} must be true or false, not {out[key]!r}")
@@ -307,6 +336,9 @@ class ISMCTSBot:
         self.guide = float(opts["guide"])
         self.reward_name: str = opts["reward"]
         self.unit = points_per_game(game) if self.reward_name == "points" else 0
+        self.equity: Callable[[State], float] | None = None
+        if self.reward_name == "equity":
+            self.equity = match_equity_of(game)
         self.guide_bot: Bot | None = None
         self.bets_by_heuristic = opts["bets"] == "heuristic" and game.name in _CARD_GAMES
         self.signals: bool = opts["signals"]
@@ -596,7 +628,10 @@ class ISMCTSBot:
             mover = state.to_act  # type: ignore[assignment]  # someone acts until the deal ends
             available = self._moves(state.legal_actions())
         end = self._rollout(state)
-        if self.unit:
+        if self.equity is not None:
+            e = self.equity(end)
+            rewards = [e, 1.0 - e]
+        elif self.unit:
             rewards = _points_rewards(scores, games, end, self.sides, self.unit)
         else:
             rewards = _rewards(scores, games, end, self.sides, self.margin)
