@@ -25,6 +25,10 @@ lost with it): a bet must be priced by its stake, and the outcome reward accepts
 to 4 stones with any chance of winning the deal, where folding gives away 2 (accepting
 pays only above a quarter; a test shows both).
 
+``reward=equity`` (Envite) is side 0's chance of winning the match after the deal, from
+the heuristic's chico odds (:func:`match_equity_of`): what stones are worth depends on the
+score, which linear points ignore.
+
 ``bets=heuristic`` leaves every move that is not a card play (Envite's bets and answers,
 Trionfetti's vega, answers and rank order, Briscola's exchange) to the game's heuristic,
 and searches only which card to play when the heuristic plays one.  Determinized samples
@@ -318,7 +322,7 @@ class ISMCTSBot:
     of the deal's margin in the reward, 0-1, default 0.1), ``solver`` (exact play in
     perfect-information positions, default true), ``depth`` (tree levels, default 64),
     ``guide`` (keep the heuristic's move unless beaten by this much, default 0 = off),
-    ``reward`` (``outcome`` or ``points``), ``bets`` (``search`` or ``heuristic``),
+    ``reward`` (``outcome``, ``points`` or ``equity``), ``bets`` (``search`` or ``heuristic``),
     ``infer`` (``none``, ``bets`` or ``all``: samples must fit the others' moves),
     ``signals`` (sign to the partners and trust their signs, default false)."""
 
