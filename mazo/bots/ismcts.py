@@ -372,18 +372,10 @@ class ISMCTSBot:
 
             self.playout = PLAYOUTS.get(game.name)
         if self.rollout_name == "heuristic":
-            from mazo.bots import make_bot
-
-            self.policies = [
-                make_bot("heuristic", game, seed=self.random.getrandbits(64))
-                for _ in range(game.players)
-            ]
+            self.policies = self._heuristics()
             if self.signals:
                 # The bot's side plays its rollouts as it plays: signing, reading signs.
-                self.signing_policies = [
-                    make_bot("heuristic", game, seed=self.random.getrandbits(64), **signing)
-                    for _ in range(game.players)
-                ]
+                self.signing_policies = self._heuristics(**signing)
         self.side = 0  # the side of the seat being searched for (rollouts, infer)
         self.readers: list[Bot] | None = None  # the model of the others' bets (infer)
         # Below this id the others' moves are not read: cards (infer=bets) or none (all).
@@ -394,18 +386,10 @@ class ISMCTSBot:
                     f"ismcts infer reads the play in {', '.join(sorted(_INFER_GAMES))} only "
                     f"(its samples replay from their pack), not in {game.name}"
                 )
-            from mazo.bots import make_bot
-
             if self.signals:
                 # Partners who sign are modelled by the signing heuristic.
-                self.signing_readers = [
-                    make_bot("heuristic", game, seed=self.random.getrandbits(64), **signing)
-                    for _ in range(game.players)
-                ]
-            self.readers = [
-                make_bot("heuristic", game, seed=self.random.getrandbits(64))
-                for _ in range(game.players)
-            ]
+                self.signing_readers = self._heuristics(**signing)
+            self.readers = self._heuristics()
         self.last_rejected = 0  # samples the last search threw away (infer)
         self.last_iterations = 0  # samples of the last search (for benchmarks)
         self.last_root: _Node | None = None  # the last search's tree (for tests)
@@ -485,6 +469,16 @@ class ISMCTSBot:
             ):
                 return hint
         return best
+
+    def _heuristics(self, **options: Any) -> list[Bot]:
+        """One game heuristic per seat, each seeded from the bot's stream in turn."""
+        from mazo.bots import make_bot
+
+        game = self.game
+        return [
+            make_bot("heuristic", game, seed=self.random.getrandbits(64), **options)
+            for _ in range(game.players)
+        ]
 
     def _heuristic_move(self, observation: Observation) -> int | None:
         """The guiding heuristic's move, or None where it has nothing to say."""
