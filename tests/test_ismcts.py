@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import mazo
+from mazo.bots.heuristic.envite import ALL_CARDS
 from mazo.bots.ismcts import (
     ISMCTSBot,
     _points_rewards,
@@ -19,7 +20,7 @@ from mazo.bots.ismcts import (
     points_per_game,
 )
 from mazo.core.rng import Rng, derive_seed
-from mazo.games.envite import _CALLS
+from mazo.games.envite import _CALLS, trump_order
 from mazo.sim.runner import play_match
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
@@ -322,10 +323,7 @@ def test_bets_left_to_the_heuristic(name: str) -> None:
         mazo.make_bot("ismcts", game, seed=1, bets="never")
 
 
-CALLS = frozenset(_CALLS)
-ALL_CARDS = [
-    r + s for s in "OCEB" for r in ("1", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
-]  # Envite's bet and answer words, as its log writes them
+CALLS = frozenset(_CALLS)  # Envite's bet and answer words, as its log writes them
 
 
 def test_inferred_samples_agree_with_the_bets_the_others_made() -> None:
@@ -396,7 +394,7 @@ def test_the_heuristic_can_take_its_partners_signs_as_cards_held() -> None:
     state = game.new_match(seed=11)
     hands = {s: state.observation(s)["hand"] for s in range(6)}
     vira = state.observation(0)["vira"]
-    order = trump_order_of(game, vira)
+    order = list(trump_order(game.players, vira))
     # Seat 2 holds a trump: it signs that trump truthfully to seats 0 and 4.
     holder = next(s for s in (2, 4) if any(c in order for c in hands[s]))
     signer = mazo.make_bot("heuristic", game, seed=4, signals=True)
@@ -419,12 +417,6 @@ def test_the_heuristic_can_take_its_partners_signs_as_cards_held() -> None:
             assert best in sampler(rng).observation(holder)["hand"]
     # The untrusting observation is left alone.
     assert state.observation(0)["shown_hands"] == []
-
-
-def trump_order_of(game: mazo.Game, vira: str) -> list[str]:
-    from mazo.games.envite import trump_order
-
-    return list(trump_order(game.players, vira))
 
 
 def test_signing_search_signs_first_and_samples_the_partners_signed_trumps() -> None:

@@ -68,6 +68,7 @@ from math import comb
 from typing import Any
 
 from mazo.bots import Observation, check_bot_options, legal_ids
+from mazo.bots.heuristic.trionfetti import game_equity
 from mazo.core.errors import RulesError
 from mazo.core.game import Game
 from mazo.core.rng import Rng
@@ -156,17 +157,6 @@ def chico_equity(capping: str = "minus_one") -> tuple[tuple[float, ...], ...]:
     return tuple(tuple(ce(a, b) for b in range(12)) for a in range(12))
 
 
-@cache
-def _match_odds(need: int, other_needs: int) -> float:
-    """The chance of winning ``need`` more chicos before the opponents win
-    ``other_needs``, each chico an even chance."""
-    if need <= 0:
-        return 1.0
-    if other_needs <= 0:
-        return 0.0
-    return 0.5 * (_match_odds(need - 1, other_needs) + _match_odds(need, other_needs - 1))
-
-
 def match_equity(
     stones: Sequence[int], chicos: Sequence[int], chicos_to_win: int, capping: str = "minus_one"
 ) -> float:
@@ -182,8 +172,10 @@ def match_equity(
     True
     """
     ce = chico_equity(capping)[min(stones[0], 11)][min(stones[1], 11)]
-    need = (chicos_to_win - chicos[0], chicos_to_win - chicos[1])
-    return ce * _match_odds(need[0] - 1, need[1]) + (1.0 - ce) * _match_odds(need[0], need[1] - 1)
+    # Chicos after this one are even races to the target: Trionfetti's game table.
+    race = game_equity(chicos_to_win)
+    a, b = min(chicos[0], chicos_to_win - 1), min(chicos[1], chicos_to_win - 1)
+    return ce * race[a + 1][b] + (1.0 - ce) * race[a][b + 1]
 
 
 def _tumbo_value(
