@@ -68,7 +68,7 @@ from math import comb
 from typing import Any
 
 from mazo.bots import Observation, check_bot_options, legal_ids
-from mazo.bots.heuristic.trionfetti import game_equity
+from mazo.bots.heuristic.trionfetti import deal_odds, game_equity
 from mazo.core.errors import RulesError
 from mazo.core.game import Game
 from mazo.core.rng import Rng
@@ -185,28 +185,6 @@ def _tumbo_value(
     lose = eq(after(other, 3))
     decline = eq(after(other, 1))
     return sum(max(e + (1.0 - e) * lose, decline) for e in TUMBO_SAMPLES) / len(TUMBO_SAMPLES)
-
-
-def deal_odds(won: int, lost: int, chances: Sequence[float]) -> float:
-    """The chance of two tricks before the opponents' two, one trick per chance.
-
-    >>> deal_odds(1, 0, [1.0, 0.0]), deal_odds(0, 1, [1.0, 0.5]), deal_odds(0, 0, [0.5] * 3)
-    (1.0, 0.5, 0.5)
-    """
-    need = 2 - won
-    if need <= 0:
-        return 1.0
-    if lost >= 2:
-        return 0.0
-    # Poisson-binomial: dist[k] = P(k tricks won so far among the chances).
-    dist = [1.0]
-    for q in chances:
-        nxt = [0.0] * (len(dist) + 1)
-        for k, p in enumerate(dist):
-            nxt[k] += p * (1.0 - q)
-            nxt[k + 1] += p * q
-        dist = nxt
-    return min(1.0, sum(dist[need:]))
 
 
 def _holds(pool: int, hidden: int, good: int) -> float:
