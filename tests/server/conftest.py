@@ -10,6 +10,10 @@ from starlette.testclient import TestClient
 
 from mazo.server.app import create_app
 
+# the browser tests' fixtures (a real `mazo serve`, Chromium, a fresh page), shared by every
+# browser test module; they skip when Chromium or Playwright is missing
+from .browser_fixtures import base, browser, page  # noqa: F401
+
 
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
