@@ -433,5 +433,61 @@ class BriscolaHeuristic:
                 return name
         return None
 
+    def explain(self, observation: Observation, action: int | str) -> tuple[str, dict[str, Any]]:
+        """One line of why ``action`` (this bot's choice here): an i18n key
+        ``hint.briscola.<why>`` and its params (cards as codes), told from what the
+        score weighed: the trick's holder, whether the card takes it, its points."""
+        text = action if isinstance(action, str) else self.game.action_to_string(action)
+        strings: list[str] = list(observation["legal_actions"])
+        if text == "exchange":
+            return "hint.briscola.exchange", {"card": observation["trump"]}
+        if text.startswith("signal"):
+            return "hint.briscola.signal", {}
+        cards = [DECK.parse(s) for s in strings if _is_card(s)]
+        if not _is_card(text) or len(cards) <= 1:
+            return "hint.briscola.only_move", {}
+        view = _View(self.game, observation)
+        if self.signals and self.game.options.get("signals_truthful", True):
+            view.read_signals()
+        card = DECK.parse(text)
+        if endgame_values(view) is not None:
+            return "hint.briscola.endgame", {"card": text}
+        trump = view.trump
+        if not view.trick:
+            if SUIT[card] == trump:
+                return "hint.briscola.lead_trump", {"card": text}
+            if POINTS[card] == 0:
+                return "hint.briscola.lead_low", {"card": text}
+            if view.p_take(card) >= 0.9:
+                return "hint.briscola.lead_safe", {"card": text}
+            return "hint.briscola.lead_cheap", {"card": text}
+        w = trick_winner(view.trick, trump)
+        best, holder = view.trick[w], view.trick_seats[w]
+        at_stake = sum(POINTS[c] for c in view.trick)
+        if beats(card, best, trump):
+            winners = [c for c in cards if beats(c, best, trump)]
+            cheapest = min(winners, key=lambda c: (SUIT[c] == trump, POINTS[c], STRENGTH[c]))
+            points = at_stake + POINTS[card]
+            if card == cheapest:
+                return "hint.briscola.take_cheapest", {"card": text, "points": points}
+            if SUIT[card] == trump:
+                return "hint.briscola.take_trump", {"card": text, "points": points}
+            return "hint.briscola.take_bank", {"card": text, "points": POINTS[card]}
+        if view.partner(holder):
+            if POINTS[card] > 0:
+                return "hint.briscola.load", {"card": text, "points": POINTS[card]}
+            return "hint.briscola.partner_low", {"card": text}
+        if any(beats(c, best, trump) for c in cards):
+            return "hint.briscola.not_worth", {"card": text, "points": at_stake}
+        return "hint.briscola.throw_low", {"card": text}
+
     def __repr__(self) -> str:
         return f"BriscolaHeuristic({self.game!r}, signals={self.signals})"
+
+
+def _is_card(text: str) -> bool:
+    try:
+        DECK.parse(text)
+    except ValueError:
+        return False
+    return True

@@ -631,5 +631,53 @@ class EnviteHeuristic:
         name = "signal " + kind
         return name if name in allowed else None
 
+    def explain(self, observation: Observation, action: int | str) -> tuple[str, dict[str, Any]]:
+        """One line of why ``action`` (this bot's choice here): an i18n key
+        ``hint.envite.<why>`` and its params (cards as codes, ``pct`` the bot's chance of
+        winning the deal, ``E``, on which every bet and answer is weighed)."""
+        text = action if isinstance(action, str) else self.game.action_to_string(action)
+        view = _View(self.game, observation, self.signals)
+        if text.startswith("signal"):
+            return "hint.envite.signal", {}
+        if text in ("tumbo_play", "tumbo_decline", "accept", "fold", "raise", "envio"):
+            pct = round(100 * min(1.0, max(0.0, view.estimate())))
+            return f"hint.envite.{text}", {"pct": pct}
+        offences = set(observation.get("offences", ()))
+        cards = [c for c in view.hand if c in observation["legal_actions"] and c not in offences]
+        if text not in cards:
+            return "hint.envite.only_move", {}
+        if len(cards) == 1:
+            return "hint.envite.only_card", {"card": text}
+        if not view.trick:
+            qs = {c: view.q(c) for c in view.hand}
+            strong = sorted(
+                (c for c in view.hand if c in view.tstr and qs[c] >= STRONG), key=view.worth_key
+            )
+            if len(strong) >= 2 and text in strong[:-1] and view.won != 1:
+                return "hint.envite.draw_trumps", {"card": text, "keep": strong[-1]}
+            if view.won == 1:
+                return "hint.envite.lead_win", {"card": text}
+            if min(cards, key=view.worth_key) == text:
+                return "hint.envite.lead_low", {"card": text}
+            return "hint.envite.lead", {"card": text}
+        led = view.eff(view.trick[0][1])
+        w = 0
+        for i in range(1, len(view.trick)):
+            if view.beats(view.trick[i][1], view.trick[w][1], led):
+                w = i
+        holder, best = view.trick[w]
+        if view.beats(text, best, led):
+            if view.won == 1:
+                return "hint.envite.win_deal", {"card": text}
+            winners = [c for c in cards if view.beats(c, best, led)]
+            if min(winners, key=view.worth_key) == text:
+                return "hint.envite.take_cheapest", {"card": text}
+            return "hint.envite.take", {"card": text}
+        if holder % 2 == view.team:
+            return "hint.envite.partner_holds", {"card": text}
+        if any(view.beats(c, best, led) for c in cards):
+            return "hint.envite.not_worth", {"card": text}
+        return "hint.envite.throw_low", {"card": text}
+
     def __repr__(self) -> str:
         return f"EnviteHeuristic({self.game!r}, signals={self.signals})"

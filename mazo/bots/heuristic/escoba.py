@@ -279,5 +279,36 @@ class EscobaHeuristic:
             return 0.0
         return worth if taker == pos.side else -worth
 
+    def explain(self, observation: Observation, action: int | str) -> tuple[str, dict[str, Any]]:
+        """One line of why ``action`` (this bot's choice here): an i18n key
+        ``hint.escoba.<why>`` and its params (cards as codes): the most telling thing the
+        chosen play takes (an escoba, the siete de velo, a seven, the most cards), or,
+        for a card laid down, that it leaves the next seat the least."""
+        text = action if isinstance(action, str) else self.game.action_to_string(action)
+        legal: list[str] = list(observation["legal_actions"])
+        if len(legal) <= 1:
+            return "hint.escoba.only_move", {"card": text.split("+")[0]}
+        card, *taken = text.split("+")
+        table: list[str] = list(observation["table"])
+        captures = [a for a in legal if "+" in a]
+        if not taken:
+            if captures:
+                return "hint.escoba.trail_safe", {"card": card}
+            return "hint.escoba.trail", {"card": card}
+        if len(taken) == len(table):
+            return "hint.escoba.escoba", {"card": card, "count": len(taken)}
+        if VELO in taken or card == VELO:
+            return "hint.escoba.velo", {"card": VELO}
+        sevens = [c for c in taken if c[0] == "7"]
+        if sevens:
+            return "hint.escoba.seven", {"card": sevens[0]}
+        most = max(len(a.split("+")) - 1 for a in captures)
+        if len(taken) == most and len(captures) > 1:
+            return "hint.escoba.most_cards", {"card": card, "count": len(taken) + 1}
+        oros = [c for c in taken if c[-1] == "O"]
+        if oros:
+            return "hint.escoba.oros", {"card": oros[0]}
+        return "hint.escoba.capture", {"card": card, "count": len(taken) + 1}
+
     def __repr__(self) -> str:
         return f"EscobaHeuristic({self.game!r})"

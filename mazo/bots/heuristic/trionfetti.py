@@ -497,6 +497,46 @@ class TrionfettiHeuristic:
         name = "signal " + view.hand[-1]
         return name if name in allowed else None
 
+    def explain(self, observation: Observation, action: int | str) -> tuple[str, dict[str, Any]]:
+        """One line of why ``action`` (this bot's choice here): an i18n key
+        ``hint.trionfetti.<why>`` and its params (cards as codes, ``pct`` the bot's
+        chance of winning the deal, ``E``, on which the vega and its answers are weighed)."""
+        text = action if isinstance(action, str) else self.game.action_to_string(action)
+        if text in _INFO:
+            return "hint.trionfetti.info", {"action": text}
+        if text == "keep":
+            return "hint.trionfetti.keep", {}
+        if text.startswith("rank "):
+            return "hint.trionfetti.rank", {"ranking": text[5:]}
+        if text.startswith("signal"):
+            return "hint.trionfetti.signal", {}
+        view = _View(observation, self.signals)
+        if text in ("vega", "accept", "refuse"):
+            pct = round(100 * min(1.0, max(0.0, view.estimate())))
+            return f"hint.trionfetti.{text}", {"pct": pct}
+        cards = [c for c in view.hand if c in observation["legal_actions"]]
+        if text not in cards:
+            return "hint.trionfetti.only_move", {}
+        if len(cards) == 1:
+            return "hint.trionfetti.only_card", {"card": text}
+        if not view.trick:
+            if view.strength[text] == max(view.strength[c] for c in cards):
+                return "hint.trionfetti.lead_strong", {"card": text}
+            if view.strength[text] == min(view.strength[c] for c in cards):
+                return "hint.trionfetti.lead_low", {"card": text}
+            return "hint.trionfetti.lead", {"card": text}
+        holder, best = view.best(view.trick)
+        if view.beats(text, best):
+            winners = [c for c in cards if view.beats(c, best)]
+            if view.strength[text] == min(view.strength[c] for c in winners):
+                return "hint.trionfetti.take_cheapest", {"card": text}
+            return "hint.trionfetti.take", {"card": text}
+        if holder % 2 == view.team:
+            return "hint.trionfetti.partner_holds", {"card": text}
+        if any(view.beats(c, best) for c in cards):
+            return "hint.trionfetti.not_worth", {"card": text}
+        return "hint.trionfetti.throw_low", {"card": text}
+
     def __repr__(self) -> str:
         return (
             f"TrionfettiHeuristic({self.game!r}, signals={self.signals}, ranking={self.ranking!r})"
