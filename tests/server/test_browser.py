@@ -50,6 +50,7 @@ def test_briscola_match_from_the_lobby(base: str, page: Page) -> None:
     rows.nth(0).locator(".seat-name").fill("Ana")
     assert rows.nth(0).locator(".seat-kind").input_value() == "human"
     rows.nth(1).locator(".seat-kind").select_option("normal")
+    page.select_option("#pace", "0")  # instant: a whole match, no pauses
     shot(page, "lobby-form")
     page.click("#create")
     page.wait_for_selector("#created a.join-link")
@@ -280,7 +281,7 @@ def test_escoba_capture_choice(base: str, page: Page) -> None:
 
 def test_envite_bets_and_an_illegal_click(base: str, page: Page) -> None:
     seats = [{"kind": "human", "name": "Ana"}] + [{"kind": "bot", "level": "normal"}] * 3
-    t = create_table(base, "envite", 4, seats, seed=11)
+    t = create_table(base, "envite", 4, seats, seed=11, settings={"dwell": 0})
     page.goto(base + t["seats"][0]["join_url"])
     page.wait_for_selector("#status[data-version]")
     assert page.locator("#vira [data-card]").count() == 1

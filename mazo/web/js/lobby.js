@@ -192,7 +192,7 @@ async function onCreate(ev) {
     }
     return { kind: "bot", level: s.kind };
   });
-  const body = { game, players, options: collectOptions(), seats, public: $("public").checked };
+  const body = { game, players, options: collectOptions(), seats, public: $("public").checked, settings: collectSettings() };
   const title = $("title").value.trim();
   if (title) body.title = title;
   const button = $("create");
@@ -432,6 +432,36 @@ function renderForm(keep) {
   fillPlayers(keep);
   fillSeats();
   fillOptions(keep);
+  fillSettings();
+}
+
+// ---- table settings (pace, turn timer, takeover bot, hints) -------------------------
+
+const PACES = [0, 0.8, 1.5, 3];
+const TIMERS = [0, 30, 60, 120];
+const TAKEOVER = ["easy", "normal", "hard", "expert"];
+
+function fillSettings() {
+  const fill = (sel, values, label, fallback) => {
+    const v = sel.value || String(fallback);
+    clear(sel, values.map((x) => h("option", { value: String(x) }, label(x))));
+    sel.value = v;
+  };
+  fill($("pace"), PACES, (x) => (x === 0 ? t("settings.pace_instant") : t("settings.pace_s", { n: x, name: t("settings.pace_" + String(x).replace(".", "_")) })), 1.5);
+  // off by default at a private table, a minute at a public one (until the user picks)
+  const timerDefault = $("public").checked ? 60 : 0;
+  fill($("turn-timer"), TIMERS, (x) => (x === 0 ? t("settings.timer_off") : x < 60 ? t("settings.timer_s", { n: x }) : t("settings.timer_min", { n: x / 60 })), timerDefault);
+  if (!lobby.timerTouched) $("turn-timer").value = String(timerDefault);
+  fill($("takeover"), TAKEOVER, (x) => t("settings.takeover_bot", { level: botLabel(x) }), "normal");
+}
+
+function collectSettings() {
+  return {
+    dwell: Number($("pace").value),
+    turn_timer: Number($("turn-timer").value),
+    takeover: $("takeover").value,
+    hints: $("hints").checked,
+  };
 }
 
 async function main() {
@@ -452,6 +482,10 @@ async function main() {
   });
   $("players").addEventListener("change", fillSeats);
   $("create-form").addEventListener("submit", onCreate);
+  $("turn-timer").addEventListener("change", () => {
+    lobby.timerTouched = true;
+  });
+  $("public").addEventListener("change", fillSettings);
   onLanguageChange(() => {
     renderForm(true);
     renderCreated();

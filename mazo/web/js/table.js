@@ -5,6 +5,8 @@
 import { initI18n, t, onLanguageChange } from "./i18n.js";
 import { cardEl, backEl, cardName, deckStyle, saveDeckStyle, isCard } from "./cards.js";
 import { h, clear, panel } from "./dom.js";
+import { Pacer, dwellOf, dealEnd, gatherTrick, slideIn, WATCH_RESULT_MS } from "./flow.js";
+import { initSoundToggle, playSound } from "./sound.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -27,6 +29,15 @@ const app = {
   openMenus: new Set(), // keys of the <details> menus the user opened
   draft: {}, // text typed in boxes, kept across re-renders
   namePrompted: false,
+  // the flow of play (js/flow.js): app.msg is the message on screen, app.latest the newest
+  // received; acting always uses the newest
+  latest: null,
+  latestAt: 0, // performance.now() when app.latest arrived (turn clocks count from it)
+  conn: "connecting",
+  result: null, // the deal result box: {version, event, history, showAt, closeAt}
+  summaryHidden: false, // the match summary folded away to look at the table
+  lastTrick: false, // the "Last trick" button is pressed
+  rematchAsked: false,
 };
 
 // ---- connection ---------------------------------------------------------------------
@@ -41,6 +52,9 @@ function setConn(state) {
   const el = $("conn");
   el.dataset.state = state;
   el.textContent = t("conn." + state);
+  const was = app.conn;
+  app.conn = state;
+  if (app.msg && was !== state) render();
 }
 
 function connect() {
@@ -108,24 +122,54 @@ function send(obj) {
 /** Send one action made against the latest version. */
 function act(action) {
   if (!app.msg) return;
+  if (pacer.behind()) {
+    // the screen is behind (a trick dwelling): show the newest state; act only if the
+    // action is still legal there
+    pacer.flush();
+    const legal = (app.latest.observation.legal_actions || []);
+    if (!legal.includes(action)) return;
+  }
   hideMessage();
   app.choiceCard = null;
   app.confirm = null;
-  if (!send({ type: "act", version: app.msg.version, action })) {
+  const latest = app.latest || app.msg;
+  if (!send({ type: "act", version: latest.version, action })) {
     showMessage(t("error.offline"), "error");
   }
 }
 
 function onState(msg) {
   app.attempts = 0;
+  if (!app.latest) rememberSeat(msg.table.game);
+  app.latest = msg;
+  app.latestAt = performance.now();
+  followRematch(msg);
+  if (!app.moduleName) {
+    // the first message: load the game's module, then draw (what came meanwhile queues)
+    pacer.queue.push(msg);
+    if (pacer.queue.length === 1) ensureModule(msg.table.game).then(() => pacer.pump());
+    return;
+  }
+  pacer.push(msg);
+}
+
+/** Draw one `state` message now (no queue, no dwell): the pacer calls it, replay mode too. */
+function displayState(msg) {
   const previous = app.msg;
+  const fresh = !previous || previous.version !== msg.version;
   app.msg = msg;
-  if (!previous) rememberSeat(msg.table.game);
-  if (!previous || previous.version !== msg.version) {
+  if (fresh) {
     app.choiceCard = null;
     app.confirm = null;
+    app.lastTrick = false;
   }
-  ensureModule(msg.table.game).then(render);
+  if (!app.module || app.moduleName !== msg.table.game) {
+    return ensureModule(msg.table.game).then(() => displayState(msg));
+  }
+  const prevTrick = fresh ? trickCodes() : null;
+  render();
+  if (fresh) afterDraw(previous, msg, prevTrick);
+  return Promise.resolve();
 }
 
 function onError(data) {
@@ -177,7 +221,7 @@ async function ensureModule(name) {
 function makeCtx() {
   const msg = app.msg;
   const obs = msg.observation;
-  const table = msg.table;
+  const table = app.latest && app.latest.table.id === msg.table.id ? app.latest.table : msg.table;
   const players = table.players;
   const sides = Array.isArray(obs.scores) && obs.scores.length ? obs.scores.length : players;
   const seat = msg.seat;
@@ -268,16 +312,28 @@ function render() {
   renderPanels(ctx, mod);
   renderLast(ctx, mod);
   renderHistory(ctx, mod);
+  renderFlow(ctx, mod);
 }
 
 function renderHeader(ctx) {
   const title = ctx.table.title || t("game." + ctx.game);
   $("title").textContent = title;
   document.title = `${title} · mazo`;
-  const who =
-    ctx.seat === null || ctx.seat === undefined
-      ? t("table.watching")
-      : t("table.you_are", { n: ctx.seat + 1, name: seatName(ctx.table, ctx.seat) });
+  const watching = ctx.seat === null || ctx.seat === undefined;
+  const mineInfo = watching ? null : seatInfo(ctx.table, ctx.seat);
+  const who = watching
+    ? t("table.watching")
+    : mineInfo && mineInfo.name
+      ? t("table.you_are_named", { n: ctx.seat + 1, name: mineInfo.name })
+      : t("table.you_are_seat", { n: ctx.seat + 1 });
+  // spectators other than this page: "2 spectators", or "with 1 other spectator"
+  const others = (ctx.table.watchers || 0) - (watching ? 1 : 0);
+  let crowd = null;
+  if (others > 0) {
+    const one = others === 1;
+    if (watching) crowd = one ? t("table.watching_with_one") : t("table.watching_with", { n: others });
+    else crowd = one ? t("table.spectator_one") : t("table.spectators", { n: others });
+  }
   clear(
     $("subtitle"),
     h("span", { class: "game-name" }, t("game." + ctx.game)),
@@ -285,7 +341,7 @@ function renderHeader(ctx) {
     t("table.players", { n: ctx.players }),
     " · ",
     h("span", { id: "who" }, who),
-    ctx.table.watchers ? ` · ${t("table.watchers", { n: ctx.table.watchers })}` : null,
+    crowd ? h("span", { id: "crowd" }, ` · ${crowd}`) : null,
   );
 }
 
@@ -329,9 +385,15 @@ function renderStatus(ctx, mod) {
   el.dataset.phase = obs.phase || "";
   el.dataset.version = String(ctx.version);
   el.dataset.seat = ctx.seat === null || ctx.seat === undefined ? "" : String(ctx.seat);
+  el.dataset.latest = String(app.latest ? app.latest.version : ctx.version);
   const parts = [];
   let mine = false;
-  if (obs.match_over) {
+  const autoplay = !!(ctx.seat !== null && ctx.seat !== undefined && seatInfo(ctx.table, ctx.seat).autoplay);
+  el.classList.toggle("offline", app.conn === "offline" && !!app.latest);
+  if (app.conn === "offline" && app.latest) {
+    // never claim it is your turn while nothing can be sent
+    parts.push(h("strong", { class: "offline-note" }, t("status.offline")), " ", t("status.offline_more"));
+  } else if (obs.match_over) {
     let result;
     if (obs.winner === null || obs.winner === undefined) result = t("status.draw");
     else if (ctx.seat !== null && ctx.seat !== undefined && ctx.sideOf(ctx.seat) === obs.winner)
@@ -340,7 +402,9 @@ function renderStatus(ctx, mod) {
     parts.push(h("strong", null, t("status.match_over")), " ", result);
   } else {
     if (obs.phase) parts.push(h("span", { class: "phase" }, t("phase." + obs.phase, null, obs.phase)), " · ");
-    if (ctx.seat !== null && ctx.seat !== undefined && obs.to_act === ctx.seat) {
+    if (autoplay && obs.to_act === ctx.seat) {
+      parts.push(h("strong", { class: "autoplay-note" }, t("status.autoplay_turn")));
+    } else if (ctx.seat !== null && ctx.seat !== undefined && obs.to_act === ctx.seat) {
       mine = true;
       const hint = mod.turnHint ? mod.turnHint(ctx) : null;
       parts.push(h("strong", { class: "your-turn" }, t("status.your_turn")), hint ? ` · ${hint}` : "");
@@ -349,6 +413,8 @@ function renderStatus(ctx, mod) {
       if (extra) parts.push(h("strong", { class: "your-turn" }, extra), " · ");
       if (obs.to_act !== null && obs.to_act !== undefined) parts.push(t("status.waiting", { name: seatName(ctx.table, obs.to_act) }));
     }
+    const clock = turnClock(obs.to_act, "status-clock");
+    if (clock) parts.push(" · ", clock);
   }
   el.classList.toggle("mine", mine);
   clear(el, ...parts);
@@ -380,6 +446,7 @@ function renderSeats(ctx, mod) {
     if (obs.dealer === s) badges.push(h("span", { class: "badge dealer", title: t("seat.dealer") }, t("seat.dealer_short")));
     if (info.kind === "bot") badges.push(h("span", { class: "badge bot", title: t("seat.bot") }, t("bot." + info.level, null, info.level)));
     else if (!info.connected && info.name) badges.push(h("span", { class: "badge away" }, t("seat.away")));
+    badges.push(...flowBadges(s, ctx, info));
     if (mod.seatBadges) for (const b of mod.seatBadges(s, ctx) || []) badges.push(h("span", { class: "badge" }, b));
     const cards = h("div", { class: "seat-cards" });
     const shown = mod.seatCards ? mod.seatCards(s, ctx) : null;
@@ -422,6 +489,10 @@ function renderCentre(ctx, mod) {
  * last action completed (from the message's events: the last trick of a deal is no
  * longer in the next deal's observation). */
 function trickView(ctx, mod) {
+  if (app.lastTrick) {
+    const shown = lastTrickView(ctx, mod);
+    if (shown) return shown;
+  }
   if (mod.trick) {
     const v = mod.trick(ctx);
     if (v) return v;
@@ -487,9 +558,17 @@ function renderHand(ctx, mod) {
     el.addEventListener("click", () => onHandCard(code));
     box.append(el);
   }
+  if (ctx.obs.match_over && !hand.length) box.append(matchEndStrip(ctx));
 }
 
 function onHandCard(code) {
+  if (pacer.behind()) {
+    // a click while the screen is behind draws the newest state first; the card is
+    // played only if it was playable on screen and still is
+    const before = legalForCard(makeCtx(), code).length > 0;
+    pacer.flush();
+    if (!before) return;
+  }
   const ctx = makeCtx();
   const mod = app.module || DEFAULT_MODULE;
   const options = legalForCard(ctx, code);
@@ -725,6 +804,346 @@ function renderHistory(ctx) {
   clear(box, h("table", { class: "history" }, h("caption", null, t("history.caption")), h("thead", null, head), h("tbody", null, rows)));
 }
 
+// ---- the flow of play: pacing, overlays, timers (see js/flow.js) ---------------------
+
+const pacer = new Pacer({
+  shown: () => app.msg,
+  draw: (msg) => displayState(msg),
+  mine: (msg) => !!(msg.last && msg.seat !== null && msg.seat !== undefined && msg.last.seat === msg.seat),
+  gather: (seat) => gatherTrick($("trick"), seatEl(seat)),
+});
+
+function seatEl(seat) {
+  if (app.msg && seat === app.msg.seat) {
+    const own = document.querySelector(`#seats .seat[data-seat="${seat}"]`);
+    return own || $("hand");
+  }
+  return document.querySelector(`#seats .seat[data-seat="${seat}"]`);
+}
+
+function trickCodes() {
+  return new Set([...document.querySelectorAll("#trick [data-card]")].map((el) => el.dataset.card));
+}
+
+function isSeated(msg) {
+  return !!msg && msg.seat !== null && msg.seat !== undefined;
+}
+
+/** Slides, sounds and the overlays a newly drawn version brings. */
+let initSoundLabels = () => {};
+
+function afterDraw(previous, msg, prevTrick) {
+  const obs = msg.observation;
+  const events = msg.events || [];
+  const live = !!previous;
+  const me = msg.seat;
+  if (live) {
+    const plays = events.filter((e) => e.type === "play" && e.card && !prevTrick.has(e.card));
+    if (plays.length) slideIn($("trick"), plays.map((e) => ({ card: e.card, seat: e.seat })), seatEl);
+    if (events.some((e) => e.type === "play")) playSound("play");
+    const before = previous.observation;
+    if (isSeated(msg) && obs.to_act === me && !obs.match_over && (before.to_act !== me || before.phase !== obs.phase)) playSound("turn");
+  }
+  const dwell = dwellOf(msg);
+  const hold = live && trickWinnerOf(msg) ? dwell * 1000 : 0;
+  if (app.result && app.result.version !== msg.version && !isSeated(msg)) app.result = null; // watchers: the table moved on
+  const end = dealEnd(msg);
+  if (end && !obs.match_over && dwell > 0) {
+    const waiting = (msg.table.ready && msg.table.ready.waiting) || [];
+    if (live || (isSeated(msg) && waiting.includes(me))) {
+      const at = performance.now() + hold;
+      app.result = { version: msg.version, event: end, history: msg.history || [], showAt: at, closeAt: isSeated(msg) ? null : at + WATCH_RESULT_MS };
+      later(hold);
+      if (!isSeated(msg)) later(hold + WATCH_RESULT_MS + 50);
+    }
+  }
+  if (obs.match_over && (!previous || !previous.observation.match_over)) {
+    app.result = null;
+    app.summaryHidden = false;
+    app.summaryAt = performance.now() + hold;
+    later(hold);
+  }
+}
+
+function trickWinnerOf(msg) {
+  return (msg.events || []).some((e) => e.type === "trick" && typeof e.winner === "number");
+}
+
+/** Redraw the overlay after `ms` (without touching the trick: it may be moving). */
+function later(ms) {
+  setTimeout(() => {
+    if (app.msg) renderOverlay(makeCtx());
+  }, Math.max(0, ms) + 10);
+}
+
+/** A rematch was made: a seated page follows it with its own token. */
+function followRematch(msg) {
+  const next = msg.table && msg.table.next;
+  if (!next || !token || !isSeated(msg) || app.leaving) return;
+  app.leaving = true;
+  location.assign(`/table/${encodeURIComponent(next)}#token=${encodeURIComponent(token)}`);
+}
+
+function renderFlow(ctx, mod) {
+  renderOverlay(ctx);
+  renderBackBar(ctx);
+  renderLastTrickButton(ctx, mod);
+}
+
+function takeoverLevel(table) {
+  const level = (table.settings && table.settings.takeover) || "normal";
+  return t("bot." + level, null, level);
+}
+
+/** Extra badges of a seat: played by the takeover bot, and its turn clock. */
+function flowBadges(s, ctx, info) {
+  const out = [];
+  if (info.autoplay) out.push(h("span", { class: "badge autoplay", dataset: { autoplay: "true" } }, t("seat.autoplay", { level: takeoverLevel(ctx.table) })));
+  const clock = turnClock(s, "badge clock");
+  if (clock) out.push(clock);
+  return out;
+}
+
+/** The countdown of `seat`'s turn timer (from the newest summary's `turn`), or null. */
+function turnClock(seat, cls) {
+  const turn = app.latest && app.latest.table && app.latest.table.turn;
+  if (!turn || turn.seat !== seat || seat === null || seat === undefined) return null;
+  const el = h("span", { class: "turn-clock " + cls, dataset: { deadline: String(app.latestAt + turn.remaining * 1000), seat: String(seat) }, title: t("timer.title", { n: turn.limit }) });
+  tickClock(el);
+  return el;
+}
+
+function tickClock(el) {
+  const left = Math.max(0, Math.ceil((Number(el.dataset.deadline) - performance.now()) / 1000));
+  const text = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  if (el.textContent !== text) el.textContent = text;
+  el.classList.toggle("low", left <= 10);
+}
+
+function renderBackBar(ctx) {
+  const bar = $("back-bar");
+  const info = isSeated(ctx.msg) ? seatInfo(ctx.table, ctx.seat) : null;
+  if (!info || !info.autoplay || ctx.obs.match_over) {
+    bar.hidden = true;
+    bar.replaceChildren();
+    return;
+  }
+  bar.hidden = false;
+  clear(
+    bar,
+    h("span", null, t("autoplay.note", { level: takeoverLevel(ctx.table) })),
+    h("button", { type: "button", class: "primary", id: "im-back", onclick: () => send({ type: "back" }) }, t("autoplay.back")),
+  );
+}
+
+// ---- the last trick --------------------------------------------------------------------
+
+/** The completed tricks of the deal on screen: the module's, else obs.tricks, else the
+ * trick events of obs.deal_log since the last deal began. */
+function completedTricks(ctx, mod) {
+  if (mod.completedTricks) return mod.completedTricks(ctx) || [];
+  const obs = ctx.obs;
+  const ok = (x) => x && Array.isArray(x.cards) && typeof x.leader === "number";
+  if (Array.isArray(obs.tricks)) return obs.tricks.filter(ok);
+  const out = [];
+  for (const e of obs.deal_log || []) {
+    if (e.type === "deal") out.length = 0;
+    else if (e.type === "trick" && ok(e)) out.push(e);
+  }
+  return out;
+}
+
+/** The previous completed trick: the last one, or the one before when the felt shows it. */
+function lastTrickPick(ctx, mod) {
+  const list = completedTricks(ctx, mod);
+  const saved = app.lastTrick;
+  app.lastTrick = false;
+  let current;
+  try {
+    current = trickView(ctx, mod);
+  } finally {
+    app.lastTrick = saved;
+  }
+  const idx = current.done ? list.length - 2 : list.length - 1;
+  return idx >= 0 ? list[idx] : null;
+}
+
+function lastTrickView(ctx, mod) {
+  const last = lastTrickPick(ctx, mod);
+  if (!last) return null;
+  return {
+    cards: last.cards.map((card, i) => {
+      const seat = (last.leader + i) % ctx.players;
+      return { seat, card, winner: seat === last.winner };
+    }),
+    done: true,
+    recalled: true,
+    caption: t("trick.last_won_plain", { name: seatName(ctx.table, last.winner) }),
+  };
+}
+
+function renderLastTrickButton(ctx, mod) {
+  const btn = $("last-trick");
+  const has = !ctx.obs.match_over && !!lastTrickPick(ctx, mod);
+  btn.hidden = !has;
+  if (!has) app.lastTrick = false;
+  btn.setAttribute("aria-pressed", app.lastTrick ? "true" : "false");
+  btn.textContent = app.lastTrick ? t("trick.back_to_table") : t("trick.last_button");
+  $("trick").classList.toggle("recalled", app.lastTrick && has);
+}
+
+// ---- overlays: the deal result and the match summary -------------------------------------
+
+function renderOverlay(ctx) {
+  const box = $("felt-overlay");
+  const nowMs = performance.now();
+  const obs = ctx.obs;
+  let node = null;
+  if (obs.match_over) {
+    if (!app.summaryHidden && nowMs >= (app.summaryAt || 0)) node = summaryBox(ctx);
+  } else if (app.result && nowMs >= app.result.showAt && (app.result.closeAt === null || nowMs < app.result.closeAt)) {
+    node = resultBox(ctx, app.result);
+  }
+  box.hidden = !node;
+  box.classList.toggle("summary", !!node && obs.match_over);
+  if (!node) {
+    box.replaceChildren();
+    return;
+  }
+  const keep = document.activeElement && box.contains(document.activeElement) ? document.activeElement.id : null;
+  const first = !box.firstChild || box.firstChild.dataset.kind !== node.dataset.kind;
+  box.replaceChildren(node);
+  const focus = (keep && document.getElementById(keep)) || (first ? node.querySelector("button.primary") : null);
+  if (focus) focus.focus({ preventScroll: true });
+}
+
+function pointsText(p) {
+  return p > 0 ? `+${p}` : String(p ?? 0);
+}
+
+function sideRows(ctx, points, scores, cls) {
+  const rows = [];
+  for (let side = 0; side < ctx.sides; side++) {
+    const mine = isSeated(ctx.msg) && ctx.sideOf(ctx.seat) === side;
+    rows.push(
+      h(
+        "tr",
+        { class: (ctx.teamGame ? "team-" + side : "") + (mine ? " mine" : "") + (cls ? " " + cls : "") },
+        h("th", { scope: "row" }, ctx.teamGame ? h("span", { class: "team-dot" }) : null, ctx.sideName(side)),
+        h("td", { class: "pts" }, pointsText((points || [])[side])),
+        h("td", null, String((scores || [])[side] ?? "")),
+      ),
+    );
+  }
+  return rows;
+}
+
+function resultBox(ctx, result) {
+  const mod = app.module || DEFAULT_MODULE;
+  const ev = result.event;
+  const row = result.history.length ? result.history[result.history.length - 1] : null;
+  const deal = row ? row.deal : result.history.length;
+  const scores = row ? row.scores : (ev.detail && ev.detail.scores) || ctx.obs.scores;
+  const head = h("tr", null, h("th", { scope: "col" }, ctx.teamGame ? t("scores.team") : t("scores.player")), h("th", { scope: "col" }, t("result.this_deal")), h("th", { scope: "col" }, t("result.score")));
+  const details = mod.dealResult ? mod.dealResult(ev, ctx) : null;
+  const seated = isSeated(ctx.msg);
+  const go = seated
+    ? h("button", { type: "button", class: "primary", id: "continue", onclick: onContinue }, t("result.continue"))
+    : h("button", { type: "button", id: "continue", onclick: () => { app.result = null; renderOverlay(makeCtx()); } }, t("result.close"));
+  return h(
+    "div",
+    { class: "overlay-box deal-result", id: "deal-result", role: "dialog", "aria-labelledby": "deal-result-title", dataset: { kind: "result", version: String(result.version) } },
+    h("h2", { id: "deal-result-title" }, t("result.title", { n: deal })),
+    h("table", { class: "scores result" }, h("thead", null, head), h("tbody", null, sideRows(ctx, ev.points, scores))),
+    details && details.length ? h("div", { class: "result-details" }, details) : null,
+    h("p", { class: "note" }, seated ? t("result.note_seated") : t("result.note_watching")),
+    h("div", { class: "overlay-buttons" }, go),
+  );
+}
+
+function onContinue() {
+  app.result = null;
+  send({ type: "ready" });
+  renderOverlay(makeCtx());
+}
+
+function resultLine(ctx) {
+  const obs = ctx.obs;
+  if (obs.winner === null || obs.winner === undefined) return t("status.draw");
+  if (isSeated(ctx.msg) && ctx.sideOf(ctx.seat) === obs.winner) return t("status.you_win", { side: ctx.sideName(obs.winner) });
+  return t("status.winner", { side: ctx.sideName(obs.winner) });
+}
+
+function summaryBox(ctx) {
+  const hist = ctx.msg.history || [];
+  const sides = [];
+  for (let side = 0; side < ctx.sides; side++) sides.push(side);
+  const last = hist.length ? hist[hist.length - 1] : null;
+  const head = h("tr", null, h("th", { scope: "col" }, t("history.deal")), sides.map((side) => h("th", { scope: "col", class: ctx.teamGame ? "team-" + side : null }, ctx.teamGame ? h("span", { class: "team-dot" }) : null, ctx.sideName(side))));
+  const rows = hist.map((row) =>
+    h(
+      "tr",
+      { class: row === last ? "decider" : null },
+      h("th", { scope: "row" }, String(row.deal)),
+      sides.map((side) => h("td", null, h("span", { class: "pts" }, pointsText((row.points || [])[side])), " ", h("span", { class: "running" }, `(${(row.scores || [])[side] ?? ""})`))),
+    ),
+  );
+  const finals = last ? last.scores : ctx.obs.scores || [];
+  const total = h("tr", { class: "total" }, h("th", { scope: "row" }, t("summary.total")), sides.map((side) => h("td", { class: ctx.obs.winner === side ? "winner" : null }, String(finals[side] ?? ""))));
+  const decided = last
+    ? t("summary.decided", { n: last.deal, points: sides.map((side) => `${ctx.sideName(side)} ${pointsText((last.points || [])[side])}`).join(" · ") })
+    : null;
+  const next = ctx.table.next;
+  const seated = isSeated(ctx.msg);
+  const buttons = [];
+  if (next && !seated) buttons.push(h("a", { class: "button primary", id: "next-match", href: `/table/${encodeURIComponent(next)}` }, t("summary.watch_next")));
+  else if (next) buttons.push(h("span", { class: "note" }, t("summary.moving")));
+  else if (seated) {
+    buttons.push(
+      h("button", { type: "button", class: "primary", id: "play-again", disabled: app.rematchAsked, onclick: onRematch }, app.rematchAsked ? t("summary.asked") : t("summary.play_again")),
+    );
+  }
+  buttons.push(h("a", { class: "button", id: "to-lobby", href: "/" }, t("summary.lobby")));
+  buttons.push(h("a", { class: "button", id: "replay-link", href: `/replay/${encodeURIComponent(ctx.table.id)}` }, t("summary.replay")));
+  buttons.push(h("button", { type: "button", class: "subtle", id: "summary-hide", onclick: () => { app.summaryHidden = true; render(); } }, t("summary.hide")));
+  return h(
+    "div",
+    { class: "overlay-box match-summary", id: "match-summary", role: "dialog", "aria-labelledby": "summary-title", dataset: { kind: "summary" } },
+    h("h2", { id: "summary-title" }, t("status.match_over")),
+    h("p", { class: "summary-result" }, resultLine(ctx)),
+    h("div", { class: "scroll" }, h("table", { class: "history summary-table" }, h("thead", null, head), h("tbody", null, rows, total))),
+    decided ? h("p", { class: "note decided" }, decided) : null,
+    h("div", { class: "overlay-buttons" }, buttons),
+  );
+}
+
+function onRematch() {
+  if (send({ type: "rematch" })) {
+    app.rematchAsked = true;
+    render();
+  } else showMessage(t("error.offline"), "error");
+}
+
+/** The hand area once the match is over: the result and the way on, never an empty box. */
+function matchEndStrip(ctx) {
+  return h(
+    "div",
+    { class: "match-end", id: "match-end" },
+    h("strong", null, t("status.match_over")),
+    " ",
+    resultLine(ctx),
+    h(
+      "span",
+      { class: "match-end-buttons" },
+      h("button", { type: "button", class: "small", id: "summary-show", onclick: () => { app.summaryHidden = false; app.summaryAt = 0; render(); } }, t("summary.show")),
+      isSeated(ctx.msg) && !ctx.table.next
+        ? h("button", { type: "button", class: "small primary", disabled: app.rematchAsked, onclick: onRematch }, app.rematchAsked ? t("summary.asked") : t("summary.play_again"))
+        : null,
+      h("a", { class: "button small", href: "/" }, t("summary.lobby")),
+    ),
+  );
+}
+
 // ---- start --------------------------------------------------------------------------
 
 function rememberSeat(game) {
@@ -754,10 +1173,33 @@ async function main() {
   });
   onLanguageChange(() => {
     fillStyles();
+    initSoundLabels();
     setConn($("conn").dataset.state || "connecting");
     render();
   });
   $("name-form").addEventListener("submit", submitName);
+  initSoundLabels = initSoundToggle($("sound"), t);
+  $("felt").addEventListener("click", (ev) => {
+    if (ev.target.closest("#felt-overlay")) return;
+    // a click on the felt skips the wait: the dwell, the gathering, a deal result's delay
+    pacer.skip();
+    if (app.result && app.result.showAt > performance.now()) {
+      app.result.showAt = 0;
+      if (app.result.closeAt !== null) app.result.closeAt = performance.now() + WATCH_RESULT_MS;
+      renderOverlay(makeCtx());
+    }
+    if (app.summaryAt > performance.now()) {
+      app.summaryAt = 0;
+      renderOverlay(makeCtx());
+    }
+  });
+  $("last-trick").addEventListener("click", () => {
+    app.lastTrick = !app.lastTrick;
+    render();
+  });
+  setInterval(() => {
+    for (const el of document.querySelectorAll(".turn-clock")) tickClock(el);
+  }, 250);
   document.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape" && app.choiceCard) {
       app.choiceCard = null;
