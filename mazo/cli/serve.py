@@ -54,6 +54,8 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="accept a table 'seed' (tests, demos: a known seed tells every card)",
     )
+    # Tests only (hidden): multiplies every table timer (turn timer, deal pause, defer).
+    p.add_argument("--timer-scale", type=float, default=1.0, help=argparse.SUPPRESS)
     p.add_argument(
         "--log-level",
         default="info",
@@ -77,7 +79,15 @@ def run(args: argparse.Namespace) -> int:
     if args.bot_delay < 0 or args.bot_delay > 10:
         print("mazo serve: --bot-delay must be 0 to 10 seconds", file=sys.stderr)
         return 2
-    app = create_app(args.db, bot_delay=args.bot_delay, allow_seed=args.allow_seed)
+    if not 0 < args.timer_scale <= 10:
+        print("mazo serve: --timer-scale must be over 0 and at most 10", file=sys.stderr)
+        return 2
+    app = create_app(
+        args.db,
+        bot_delay=args.bot_delay,
+        allow_seed=args.allow_seed,
+        timer_scale=args.timer_scale,
+    )
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     print(f"mazo serve: open http://{shown}:{args.port}/  (tables kept in {args.db})", flush=True)
     config = uvicorn.Config(

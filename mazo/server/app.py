@@ -71,12 +71,15 @@ def create_app(
     bot_delay: float = 0.6,
     allow_seed: bool = False,
     bot_processes: bool = True,
+    timer_scale: float = 1.0,
 ) -> Starlette:
     """The app, with its tables in the SQLite file ``db_path`` (``":memory:"`` for a
-    throwaway server)."""
+    throwaway server). ``timer_scale`` multiplies every table timer (tests)."""
     store = Store(db_path)
     bots = BotRunner(processes=bot_processes)
-    manager = TableManager(store, bots, bot_delay=bot_delay, allow_seed=allow_seed)
+    manager = TableManager(
+        store, bots, bot_delay=bot_delay, allow_seed=allow_seed, timer_scale=timer_scale
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -287,10 +290,19 @@ async def _handle(text: str, manager: TableManager, table: LiveTable, conn: Conn
         if conn.seat is None:
             raise RequestError("watchers have no seat to name", code="spectator")
         manager.rename(table, conn.seat, msg.get("name"))
+    elif kind == "ready":
+        manager.ready(table, conn.seat)
+    elif kind == "back":
+        manager.back(table, conn.seat)
+    elif kind == "rematch":
+        manager.rematch(table, conn.seat)
     elif kind == "sync":
         conn.send(state_message(table, conn.seat))
     else:
-        raise RequestError(f"unknown message type {kind!r}; types are: act, name, ping, sync")
+        raise RequestError(
+            f"unknown message type {kind!r}; types are: act, name, ping,"
+            " sync, ready, back, rematch"
+        )
 
 
 def _error(conn: Connection, table: LiveTable, code: str, message: str) -> None:

@@ -8,6 +8,10 @@ restart test kills it); only a power cut could lose the last few, which a card t
 afford.
 
 Tokens are stored as SHA-256 digests: a copy of the database does not let anyone act.
+
+The schema has a version (``PRAGMA user_version``); :data:`MIGRATIONS` brings an older
+file up to date when it is opened, so a database written by an earlier ``mazo serve``
+keeps working.
 """
 
 from __future__ import annotations
@@ -54,6 +58,20 @@ CREATE TABLE IF NOT EXISTS actions (
 CREATE INDEX IF NOT EXISTS tables_open ON tables (finished, public, created);
 """
 
+# MIGRATIONS[k] brings a file at user_version k to k + 1 (SCHEMA above is version 0).
+MIGRATIONS: tuple[str, ...] = (
+    # 1: table settings (JSON; '{}' for old tables: the defaults), when the match ended
+    # (old finished tables: their last action's time), the rematch that followed it.
+    """
+    ALTER TABLE tables ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE tables ADD COLUMN finished_at REAL;
+    ALTER TABLE tables ADD COLUMN next TEXT;
+    UPDATE tables SET finished_at =
+        (SELECT MAX(a.at) FROM actions a WHERE a.table_id = tables.id) WHERE finished = 1;
+    """,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
 
 def token_digest(token: str) -> str:
     """What the store keeps of a seat's token."""
@@ -88,6 +106,9 @@ class TableRow:
     created: float
     finished: bool
     seats: list[SeatRow] = field(default_factory=list)
+    settings: dict[str, Any] = field(default_factory=dict)  # as stored ({} : defaults)
+    finished_at: float | None = None  # when the match ended
+    next: str | None = None  # the rematch's table id
 
 
 class Store:
@@ -102,15 +123,27 @@ class Store:
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        for step in range(version, SCHEMA_VERSION):
+            # executescript commits first and runs in autocommit: wrap each step so a
+            # crash leaves the file at the old version, not half migrated.
+            self.db.executescript(
+                f"BEGIN; {MIGRATIONS[step]} PRAGMA user_version = {step + 1}; COMMIT;"
+            )
 
     def close(self) -> None:
         self.db.close()
 
-    def create_table(self, table: TableRow) -> None:
+    def create_table(self, table: TableRow, rematch_of: str | None = None) -> None:
+        """Store a new table (and, for a rematch, point the old table's ``next`` at it in
+        the same transaction)."""
         with self._transaction():
             self.db.execute(
                 "INSERT INTO tables (id, game, players, options, seed, title, public, created,"
-                " finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)",
+                " finished, settings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
                 (
                     table.id,
                     table.game,
@@ -120,6 +153,7 @@ class Store:
                     table.title,
                     int(table.public),
                     table.created,
+                    json.dumps(table.settings, sort_keys=True),
                 ),
             )
             self.db.executemany(
@@ -127,6 +161,8 @@ class Store:
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 [(table.id, s.seat, s.kind, s.level, s.name, s.token_hash) for s in table.seats],
             )
+            if rematch_of is not None:
+                self.db.execute("UPDATE tables SET next = ? WHERE id = ?", (table.id, rematch_of))
 
     def append_action(self, table_id: str, n: int, seat: int, action: str) -> None:
         """Commit action number ``n`` (1-based: the version it creates)."""
@@ -135,8 +171,10 @@ class Store:
             (table_id, n, seat, action, time.time()),
         )
 
-    def mark_finished(self, table_id: str) -> None:
-        self.db.execute("UPDATE tables SET finished = 1 WHERE id = ?", (table_id,))
+    def mark_finished(self, table_id: str, at: float) -> None:
+        self.db.execute(
+            "UPDATE tables SET finished = 1, finished_at = ? WHERE id = ?", (at, table_id)
+        )
 
     def set_seat(self, table_id: str, seat: int, name: str, token_hash: str | None) -> None:
         self.db.execute(
@@ -146,8 +184,8 @@ class Store:
 
     def load_table(self, table_id: str) -> tuple[TableRow, list[ActionRow]] | None:
         row = self.db.execute(
-            "SELECT id, game, players, options, seed, title, public, created, finished"
-            " FROM tables WHERE id = ?",
+            "SELECT id, game, players, options, seed, title, public, created, finished,"
+            " settings, finished_at, next FROM tables WHERE id = ?",
             (table_id,),
         ).fetchone()
         if row is None:
@@ -162,6 +200,9 @@ class Store:
             public=bool(row[6]),
             created=row[7],
             finished=bool(row[8]),
+            settings=json.loads(row[9]),
+            finished_at=row[10],
+            next=row[11],
         )
         table.seats = [
             SeatRow(seat=s[0], kind=s[1], level=s[2], name=s[3], token_hash=s[4])

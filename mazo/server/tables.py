@@ -6,12 +6,20 @@ check the action, commit it to the store, then queue the new state for every con
 up the table).  Bots are asked only when the seat to act is a bot; the move they bring
 back goes through the same checks as a person's, and is dropped (and thought again) if
 the table moved on meanwhile (an Envite envío called out of turn, say).
+
+Each live table has one driver task (:meth:`TableManager._drive`), its clockwork: it
+moves the bots (and the bots playing for timed-out people: autoplay), ends the pause
+after a deal when its time is up, and hands a person's seat to a bot when the turn timer
+runs out.  Everything that changes the table wakes it; it never changes the table but
+through the same commit path as a person (store first, then broadcast).  Pauses, timers
+and autoplay live in memory: after a restart a table starts without them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import secrets
@@ -24,6 +32,7 @@ from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
 from mazo.core.game import Game, State
 from mazo.games import GAMES, list_games, load_game
 from mazo.server.bots import SERVER_BOTS, BotRunner, bot_seed
+from mazo.server.settings import SettingsError, check_settings, resolve_settings
 from mazo.server.store import SeatRow, Store, TableRow, token_digest
 from mazo.server.views import state_message
 
@@ -34,6 +43,12 @@ log = logging.getLogger("mazo.server")
 MAX_NAME = 40
 MAX_TITLE = 80
 OUTBOX_LIMIT = 256  # queued messages a connection may fall behind before it is dropped
+# Seconds, before the manager's timer_scale:
+NOBODY_PAUSE = 4.0  # the pause after a deal when no person is at the table
+DEFER = 8.0  # a bot's wait before answering a bet that a person teammate may answer
+ANSWER = "accept"  # the action that marks a pending bet (Trionfetti's vega, Envite's bets)
+# Keys of a hand_end's detail that name cards: the history is card-free.
+CARD_DETAIL = frozenset({"revealed", "card"})
 
 
 class RequestError(Exception):
@@ -76,6 +91,25 @@ class Connection:
         self.outbox.put_nowait(message if isinstance(message, str) else json.dumps(message))
 
 
+@dataclass
+class Pause:
+    """The table waits after a deal for these seats' ``ready`` (or until ``deadline``,
+    a ``time.monotonic()`` instant; None: no limit)."""
+
+    waiting: set[int]
+    deadline: float | None
+    persons: bool  # it waits for people (else: nobody was there, it just lasts)
+
+
+@dataclass
+class Turn:
+    """A person's turn timer: the seat loses it to a bot at ``deadline`` (monotonic)."""
+
+    seat: int
+    deadline: float
+    limit: float
+
+
 @dataclass(eq=False)
 class LiveTable:
     row: TableRow
@@ -88,7 +122,33 @@ class LiveTable:
     conns: set[Connection] = field(default_factory=set)
     connected: dict[int | None, int] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    bot_task: asyncio.Task[None] | None = None
+    driver: asyncio.Task[None] | None = None
+    wake: asyncio.Event = field(default_factory=asyncio.Event)  # something changed
+    autoplay: set[int] = field(default_factory=set)  # people's seats a bot plays
+    pause: Pause | None = None
+    turn: Turn | None = None
+    defer: float | None = None  # until when a bot waits for a person to answer a bet
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """The resolved settings (stored ones with the defaults filled in)."""
+        return resolve_settings(self.row.settings, self.row.public)
+
+    def bot_plays(self, seat: int) -> bool:
+        """A bot decides for the seat: a bot seat, or a person's in autoplay."""
+        return self.row.seats[seat].kind == "bot" or seat in self.autoplay
+
+    def person_here(self, seat: int) -> bool:
+        """A person plays the seat and is connected (not in autoplay)."""
+        return (
+            self.row.seats[seat].kind == "human"
+            and seat not in self.autoplay
+            and self.connected.get(seat, 0) > 0
+        )
+
+    def ends_deal(self) -> bool:
+        """The last action ended a deal."""
+        return any(e.get("type") == "hand_end" for e in self.fresh)
 
     def seat_for_token(self, token: str) -> int | None:
         digest = token_digest(token)
@@ -122,6 +182,8 @@ class LiveTable:
                         "deal": len(self.history) + 1,
                         "points": list(event.get("points", [])),
                         "scores": list(detail.get("scores", new.scores)),
+                        # the deal's report (reason, bets, tricks...) without card names
+                        "detail": {k: v for k, v in detail.items() if k not in CARD_DETAIL},
                     }
                 )
 
@@ -135,11 +197,14 @@ class TableManager:
         bots: BotRunner,
         bot_delay: float = 0.6,
         allow_seed: bool = False,
+        timer_scale: float = 1.0,
     ) -> None:
         self.store = store
         self.bots = bots
         self.bot_delay = bot_delay
         self.allow_seed = allow_seed
+        # Multiplies every timer (turn timer, deal pause, defer): tests run them short.
+        self.timer_scale = timer_scale
         self.tables: dict[str, LiveTable] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -158,6 +223,7 @@ class TableManager:
         for a in actions:
             # Every stored action was legal when it was made; replaying checks it again.
             table.advance(table.state.apply(a.action, seat=a.seat), a.seat, a.action)
+        self._set_turn(table)
         self.tables[table_id] = table
         return table
 
@@ -176,12 +242,13 @@ class TableManager:
         if not isinstance(body, dict):
             raise RequestError("the request body must be a JSON object")
         unknown = sorted(
-            set(body) - {"game", "players", "options", "seats", "public", "title", "seed"}
+            set(body)
+            - {"game", "players", "options", "seats", "public", "title", "seed", "settings"}
         )
         if unknown:
             raise RequestError(
                 f"unknown field(s) {', '.join(unknown)}; fields are: game, players, options,"
-                " seats, public, title, seed"
+                " seats, public, title, seed, settings"
             )
         name = body.get("game")
         if name not in GAMES:
@@ -200,6 +267,10 @@ class TableManager:
             raise RequestError("public must be true or false")
         title = body.get("title", "")
         title = check_name(title, "title", MAX_TITLE) if title else ""
+        try:
+            settings = check_settings(body.get("settings"), public)
+        except SettingsError as exc:
+            raise RequestError(str(exc)) from exc
         seed = body.get("seed")
         if seed is None:
             seed = secrets.randbits(63)
@@ -232,9 +303,11 @@ class TableManager:
             created=time.time(),
             finished=False,
             seats=rows,
+            settings=settings,
         )
         self.store.create_table(row)
         table = LiveTable(row=row, game=game, state=game.new_match(seed=seed))
+        self._set_turn(table)
         self.tables[table_id] = table
         self.kick_bots(table)
         answer_seats: list[dict[str, Any]] = []
@@ -308,7 +381,11 @@ class TableManager:
         s = table.row.seats[seat]
         s.name, s.token_hash = name, token_digest(token)
         self.store.set_seat(table.row.id, seat, name, s.token_hash)
+        if seat in table.autoplay:  # the timer gave the open seat to a bot: the claimer plays
+            table.autoplay.discard(seat)
+            self._set_turn(table, acted=seat)
         self.broadcast(table)
+        self.kick_bots(table)
         return {"seat": seat, "token": token, "join_url": f"/table/{table.row.id}#token={token}"}
 
     def rename(self, table: LiveTable, seat: int, value: Any) -> None:
@@ -325,13 +402,19 @@ class TableManager:
             conn.send(state_message(table, None))
         else:
             self.broadcast(table)  # everyone sees the seat come online
+            self.kick_bots(table)  # a person here may hold a bot's answer (defer)
 
     def detach(self, table: LiveTable, conn: Connection) -> None:
         if conn in table.conns:
             table.conns.discard(conn)
             table.connected[conn.seat] -= 1
-            if conn.seat is not None:
+            seat = conn.seat
+            if seat is not None:
+                pause = table.pause
+                if pause is not None and not table.connected[seat] and seat in pause.waiting:
+                    self._unwait(table, seat)  # a person who left is not waited for
                 self.broadcast(table)
+                self.kick_bots(table)
         if table.state.match_over and not table.conns:
             # A finished table nobody watches leaves memory; the store rebuilds it on demand.
             self.tables.pop(table.row.id, None)
@@ -371,9 +454,11 @@ class TableManager:
         text = self._canonical(state, text)
         self.store.append_action(table.row.id, table.version + 1, seat, text)
         if new.match_over:
-            self.store.mark_finished(table.row.id)
-            table.row.finished = True
+            now = time.time()
+            self.store.mark_finished(table.row.id, now)
+            table.row.finished, table.row.finished_at = True, now
         table.advance(new, seat, text)
+        self._after_action(table, seat)
         self.broadcast(table)
         self.kick_bots(table)
 
@@ -393,55 +478,247 @@ class TableManager:
                 text = cache[conn.seat] = json.dumps(state_message(table, conn.seat))
             conn.send(text)
 
-    # -- bots ------------------------------------------------------------------------
+    # -- pause, timer, autoplay, rematch -------------------------------------------
+
+    def _after_action(self, table: LiveTable, seat: int) -> None:
+        """The pause and the turn timer after ``seat``'s action (not yet broadcast)."""
+        if table.pause is not None and seat in table.pause.waiting:
+            self._unwait(table, seat, broadcast=False)
+        if table.last is None or table.last["action"] is not None:
+            table.defer = None  # a move (not partners' talk): a later bet waits afresh
+        if table.state.match_over:
+            table.pause = None
+        elif table.ends_deal() and table.settings["dwell"] > 0:
+            self._start_pause(table)
+        self._set_turn(table, acted=seat)
+
+    def _start_pause(self, table: LiveTable) -> None:
+        """A deal ended: wait for every connected person's ``ready``; with nobody there,
+        just a few seconds; never longer than the turn timer."""
+        waiting = {s.seat for s in table.row.seats if table.person_here(s.seat)}
+        now = time.monotonic()
+        timer = table.settings["turn_timer"]
+        if waiting:
+            deadline = now + timer * self.timer_scale if timer else None
+        else:
+            deadline = now + NOBODY_PAUSE * self.timer_scale
+        table.pause = Pause(waiting, deadline, persons=bool(waiting))
+
+    def _unwait(self, table: LiveTable, seat: int, broadcast: bool = True) -> None:
+        """``seat`` is no longer waited for; the pause ends when nobody is."""
+        pause = table.pause
+        assert pause is not None
+        pause.waiting.discard(seat)
+        if pause.persons and not pause.waiting:
+            table.pause = None
+            self._set_turn(table)
+        if broadcast:
+            self.broadcast(table)
+            self.kick_bots(table)
+
+    def _end_pause(self, table: LiveTable) -> None:
+        table.pause = None
+        self._set_turn(table)
+        self.broadcast(table)
+        self.kick_bots(table)
+
+    def _set_turn(self, table: LiveTable, acted: int | None = None) -> None:
+        """Start, keep or stop the turn timer for the seat to act now. It restarts when
+        the seat to act changes or has just acted (a new decision)."""
+        seat = table.state.to_act
+        limit = table.settings["turn_timer"] * self.timer_scale
+        if (
+            not limit
+            or seat is None
+            or table.state.match_over
+            or table.pause is not None
+            or table.row.seats[seat].kind != "human"
+            or seat in table.autoplay
+        ):
+            table.turn = None
+        elif table.turn is None or table.turn.seat != seat or acted == seat:
+            table.turn = Turn(seat, time.monotonic() + limit, limit)
+        table.wake.set()
+
+    def _take_over(self, table: LiveTable, seat: int) -> None:
+        """The seat's timer ran out: a bot of the table's takeover level plays it."""
+        log.info("table %s: seat %d timed out; a bot plays it", table.row.id, seat)
+        table.autoplay.add(seat)
+        table.turn = None
+        self.broadcast(table)
+
+    def ready(self, table: LiveTable, seat: int | None) -> None:
+        """``{"type": "ready"}``: the seat has read the deal's result."""
+        if seat is None:
+            raise RequestError("watchers are not waited for", code="spectator")
+        if table.pause is not None and seat in table.pause.waiting:
+            self._unwait(table, seat)
+
+    def back(self, table: LiveTable, seat: int | None) -> None:
+        """``{"type": "back"}``: the person plays the seat again (ends autoplay)."""
+        if seat is None:
+            raise RequestError("watchers have no seat to come back to", code="spectator")
+        if seat in table.autoplay:
+            table.autoplay.discard(seat)
+            self._set_turn(table, acted=seat)
+            self.broadcast(table)
+            self.kick_bots(table)
+
+    def rematch(self, table: LiveTable, seat: int | None) -> str:
+        """``{"type": "rematch"}`` once the match is over: a new table with the same game,
+        options, settings, title, publicity and seats (the same token digests: every
+        link works with the new id), and a new seed. Made once; later requests get the
+        same table. Returns its id."""
+        if seat is None:
+            raise RequestError("watchers cannot ask for a rematch", code="spectator")
+        if not table.state.match_over:
+            raise RequestError(
+                "rematch: the match is not over yet; ask once it has ended",
+                code="illegal_action",
+            )
+        old = table.row
+        if old.next is None:
+            row = TableRow(
+                id=self._new_id(),
+                game=old.game,
+                players=old.players,
+                options=dict(old.options),
+                seed=self._rematch_seed(old.seed),
+                title=old.title,
+                public=old.public,
+                created=time.time(),
+                finished=False,
+                seats=[SeatRow(s.seat, s.kind, s.level, s.name, s.token_hash) for s in old.seats],
+                settings=dict(table.settings),
+            )
+            self.store.create_table(row, rematch_of=old.id)
+            old.next = row.id
+            game = load_game(row.game, row.players, **row.options)
+            new = LiveTable(row=row, game=game, state=game.new_match(seed=row.seed))
+            self._set_turn(new)
+            self.tables[row.id] = new
+            self.kick_bots(new)
+            log.info("table %s: rematch at %s", old.id, row.id)
+        self.broadcast(table)
+        return old.next
+
+    def _rematch_seed(self, seed: int) -> int:
+        """A random seed; a server that accepts seeds (tests, demos) derives it from the
+        old one, so a seeded match's rematch is reproducible too."""
+        if not self.allow_seed:
+            return secrets.randbits(63)
+        digest = hashlib.sha256(f"{seed}:rematch".encode()).digest()
+        return int.from_bytes(digest[:8], "big") >> 1
+
+    # -- the driver: bots, autoplay, the pause's and the timer's deadlines -------------
 
     def kick_bots(self, table: LiveTable) -> None:
-        """Start the table's bot loop if a bot is to act and none is thinking."""
-        seat = table.state.to_act
-        if seat is None or table.row.seats[seat].kind != "bot":
+        """Wake the table's driver (start it if it is not running)."""
+        table.wake.set()
+        if table.state.match_over:
             return
-        if table.bot_task is not None and not table.bot_task.done():
+        if table.driver is not None and not table.driver.done():
             return
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return  # no loop yet (building the app): resume_all starts them
-        task = loop.create_task(self._bot_loop(table))
-        table.bot_task = task
+        task = loop.create_task(self._drive(table))
+        table.driver = task
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _bot_loop(self, table: LiveTable) -> None:
-        while True:
-            state, version = table.state, table.version
-            seat = state.to_act
-            if seat is None or table.row.seats[seat].kind != "bot":
-                return
-            if self.bot_delay > 0:
-                await asyncio.sleep(self.bot_delay)
-            level = table.row.seats[seat].level or "normal"
+    async def _drive(self, table: LiveTable) -> None:
+        """Until the match ends: look at the table, do what is due (a bot's move, the
+        end of a pause, a takeover), else sleep until the next deadline or a change."""
+        while not table.state.match_over:
+            table.wake.clear()
+            wait: float | None = None  # None: until something changes
             try:
-                action = await self.bots.choose(
-                    table.row.game,
-                    table.row.players,
-                    table.row.options,
-                    level,
-                    bot_seed(table.row.seed, version, seat),
-                    state.observation(seat),
-                )
+                now = time.monotonic()
+                pause, turn, seat = table.pause, table.turn, table.state.to_act
+                if pause is not None:
+                    if pause.deadline is not None:
+                        if pause.deadline <= now:
+                            self._end_pause(table)
+                            continue
+                        wait = pause.deadline - now
+                elif seat is not None and table.bot_plays(seat):
+                    hold = self._defer(table, seat, now)
+                    if hold <= 0:
+                        await self._bot_move(table, seat)
+                        continue
+                    wait = hold
+                elif turn is not None:
+                    if turn.deadline <= now:
+                        self._take_over(table, turn.seat)
+                        continue
+                    wait = turn.deadline - now
             except Exception:
-                log.exception(
-                    "bot %s at table %s failed; playing its first legal move", level, table.row.id
-                )
-                action = state.action_to_string(state.legal_actions()[0])
-            async with table.lock:
-                if table.version != version:
-                    continue  # someone acted while the bot thought: think again
-                try:
-                    self._commit(table, seat, action)
-                except RequestError:
-                    log.exception("bot %s at table %s chose %r", level, table.row.id, action)
-                    return
+                log.exception("table %s: the driver failed; waiting for a change", table.row.id)
+                wait = None
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(table.wake.wait(), wait)
+
+    def _defer(self, table: LiveTable, seat: int, now: float) -> float:
+        """Seconds the bot at ``seat`` waits before answering a bet that a connected person
+        of its team may answer too (Trionfetti's vega, Envite's bets): the person gets
+        the first say, for DEFER seconds from the bet (partners' talk meanwhile does not
+        restart it); 0: no wait."""
+        state = table.state
+        if ANSWER not in {state.action_to_string(a) for a in state.legal_actions(seat)}:
+            return 0.0
+        if not any(
+            other != seat
+            and table.person_here(other)
+            and ANSWER in {state.action_to_string(a) for a in state.legal_actions(other)}
+            for other in range(table.row.players)
+        ):
+            return 0.0
+        if table.defer is None:
+            table.defer = now + DEFER * self.timer_scale
+        return table.defer - now
+
+    def _may_move(self, table: LiveTable, seat: int, version: int) -> bool:
+        return (
+            table.version == version
+            and table.pause is None
+            and not table.state.match_over
+            and table.state.to_act == seat
+            and table.bot_plays(seat)
+        )
+
+    async def _bot_move(self, table: LiveTable, seat: int) -> None:
+        """One bot move for ``seat`` (dropped if the table moved on meanwhile)."""
+        state, version = table.state, table.version
+        if self.bot_delay > 0:
+            await asyncio.sleep(self.bot_delay)
+            if not self._may_move(table, seat, version):
+                return
+        s = table.row.seats[seat]
+        level = (s.level if s.kind == "bot" else table.settings["takeover"]) or "normal"
+        try:
+            action = await self.bots.choose(
+                table.row.game,
+                table.row.players,
+                table.row.options,
+                level,
+                bot_seed(table.row.seed, version, seat),
+                state.observation(seat),
+            )
+        except Exception:
+            log.exception(
+                "bot %s at table %s failed; playing its first legal move", level, table.row.id
+            )
+            action = state.action_to_string(state.legal_actions()[0])
+        async with table.lock:
+            if not self._may_move(table, seat, version):
+                return  # someone acted (or came back) while the bot thought: look again
+            try:
+                self._commit(table, seat, action)
+            except RequestError:
+                log.exception("bot %s at table %s chose %r", level, table.row.id, action)
+                self._commit(table, seat, state.action_to_string(state.legal_actions()[0]))
 
     async def close(self) -> None:
         for task in list(self._tasks):

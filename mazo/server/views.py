@@ -33,13 +33,22 @@ def seat_views(table: LiveTable) -> list[dict[str, Any]]:
                 name=s.name,
                 connected=table.connected.get(s.seat, 0) > 0,
                 claimable=table.claimable(s.seat),
+                autoplay=s.seat in table.autoplay,
             )
         out.append(view)
     return out
 
 
+def _left(deadline: float | None) -> float | None:
+    """Seconds until a ``time.monotonic()`` deadline (None: no deadline)."""
+    if deadline is None:
+        return None
+    return round(max(0.0, deadline - time.monotonic()), 1)
+
+
 def table_summary(table: LiveTable) -> dict[str, Any]:
     row = table.row
+    turn, pause = table.turn, table.pause
     return {
         "id": row.id,
         "game": row.game,
@@ -52,6 +61,15 @@ def table_summary(table: LiveTable) -> dict[str, Any]:
         "seats": seat_views(table),
         "options": row.options,
         "watchers": table.connected.get(None, 0),
+        "settings": table.settings,
+        "turn": None
+        if turn is None
+        else {"seat": turn.seat, "remaining": _left(turn.deadline), "limit": turn.limit},
+        "ready": None
+        if pause is None
+        else {"waiting": sorted(pause.waiting), "remaining": _left(pause.deadline)},
+        "next": row.next,
+        "finished": None if row.finished_at is None else _iso(row.finished_at),
     }
 
 

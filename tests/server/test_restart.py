@@ -98,6 +98,8 @@ def test_a_killed_server_resumes_every_table_where_it_was(tmp_path: Path, serve:
             "players": 2,
             "seed": 12,
             "seats": [{"kind": "human", "name": "Ana"}, {"kind": "bot", "level": "normal"}],
+            # plays through deal ends without clicking on (no pause after a deal)
+            "settings": {"dwell": 0},
         },
     )
     assert status == 201

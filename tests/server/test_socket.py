@@ -39,7 +39,10 @@ def replayed(db: Path, table_id: str) -> Any:
 
 def test_a_whole_match_against_a_bot_through_the_socket(client: TestClient, db: Path) -> None:
     table = new_table(
-        client, seed=21, seats=[{"kind": "human", "name": "Ana"}, {"kind": "bot", "level": "easy"}]
+        client,
+        seed=21,
+        seats=[{"kind": "human", "name": "Ana"}, {"kind": "bot", "level": "easy"}],
+        settings={"dwell": 0},  # no pause after a deal: this player never clicks on
     )
     token = table["seats"][0]["token"]
     versions: list[int] = []
@@ -230,7 +233,10 @@ def test_envite_teammates_answer_bets_and_call_out_of_turn() -> None:
 
 def test_the_record_is_published_when_the_match_is_over(client: TestClient) -> None:
     table = new_table(
-        client, seed=21, seats=[{"kind": "human"}, {"kind": "bot", "level": "random"}]
+        client,
+        seed=21,
+        seats=[{"kind": "human"}, {"kind": "bot", "level": "random"}],
+        settings={"dwell": 0},
     )
     assert client.get(f"/api/tables/{table['id']}/record").status_code == 409
     url = f"/ws/tables/{table['id']}?token={table['seats'][0]['token']}"
