@@ -436,7 +436,15 @@ class TableManager:
                     " act on the latest state",
                     code="stale_version",
                 )
-            self._commit(table, seat, action)
+            # A person who plays their own turn is back (as if they had sent "back").
+            auto = seat in table.autoplay
+            table.autoplay.discard(seat)
+            try:
+                self._commit(table, seat, action)
+            except RequestError:
+                if auto:
+                    table.autoplay.add(seat)
+                raise
 
     def _commit(self, table: LiveTable, seat: int, action: str | int) -> None:
         state = table.state

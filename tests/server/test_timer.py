@@ -86,3 +86,28 @@ def test_the_timer_is_off_at_private_tables_and_60_s_at_public_ones(db: Path) ->
         view = c.get(f"/api/tables/{public['id']}").json()
         assert view["turn"]["seat"] == to_act and view["turn"]["remaining"] > 55
         assert [s["autoplay"] for s in view["seats"]] == [False, False]
+
+
+def test_playing_your_own_turn_ends_autoplay() -> None:
+    async def scenario(address: str) -> None:
+        table = await create_table(
+            address,
+            {
+                "game": "escoba",
+                "players": 2,
+                "seed": 3,
+                "seats": [{"kind": "human", "name": "Ana"}, {"kind": "bot", "level": "random"}],
+                "settings": {"turn_timer": 30},
+            },
+        )
+        ana = await Client.open(address, table["id"], table["seats"][0]["token"])
+        await play_until(ana, lambda m: m["observation"]["to_act"] == 0)
+        taken = await ana.until(lambda m: is_state(m) and m["table"]["seats"][0]["autoplay"])
+        # The bot playing for her waits bot_delay (0.5 s) before each move: she is faster.
+        await ana.act(taken["observation"]["legal_actions"][0])
+        mine = await next_version(ana, taken["version"])
+        assert mine["last"]["seat"] == 0 and mine["table"]["seats"][0]["autoplay"] is False
+        await ana.close()
+
+    with running_server(Path(":memory:"), timer_scale=SCALE, bot_delay=0.5) as address:
+        asyncio.run(scenario(address))
