@@ -98,6 +98,16 @@ def create_app(
             return JSONResponse({"error": f"the web client is missing {name}"}, status_code=500)
         return FileResponse(path, headers={"Cache-Control": "no-cache"})
 
+    async def rules_page(request: Request) -> Response:
+        # one page for every game: js/rules.js loads /static/rules/<game>.<lang>.html
+        game = request.path_params["game"]
+        if game not in GAMES:
+            known = ", ".join(list_games())
+            return JSONResponse(
+                {"error": f"no rules page for {game!r}; the games are {known}"}, status_code=404
+            )
+        return FileResponse(WEB_DIR / "rules.html", headers={"Cache-Control": "no-cache"})
+
     async def health(request: Request) -> Response:
         return JSONResponse({"ok": True, "tables": len(manager.tables)})
 
@@ -194,6 +204,7 @@ def create_app(
     routes = [
         Route("/", page),
         Route("/table/{table_id}", page),
+        Route("/rules/{game}", rules_page),
         Route("/api/health", health),
         Route("/api/games", games),
         Route("/api/tables", tables, methods=["GET", "POST"]),

@@ -63,6 +63,13 @@ function fillGames() {
   const current = sel.value;
   clear(sel, lobby.games.map((g) => h("option", { value: g.name }, t("game." + g.name, null, g.name))));
   if (current) sel.value = current;
+  setRulesLinks();
+}
+
+/** The "Rules" link beside the game select follows it; the list links every game's page. */
+function setRulesLinks() {
+  $("game-rules").href = `/rules/${encodeURIComponent($("game").value)}`;
+  clear($("rules-list"), lobby.games.map((g) => h("li", null, h("a", { href: `/rules/${encodeURIComponent(g.name)}`, dataset: { game: g.name } }, t("game." + g.name, null, g.name)))));
 }
 
 function fillPlayers(keep) {
@@ -476,6 +483,7 @@ async function main() {
   }
   renderForm(false);
   $("game").addEventListener("change", () => {
+    setRulesLinks();
     fillPlayers(false);
     fillSeats();
     fillOptions();

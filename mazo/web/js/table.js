@@ -298,6 +298,9 @@ function render() {
   const ctx = makeCtx();
   const mod = app.module || DEFAULT_MODULE;
   document.body.dataset.game = ctx.game;
+  const rulesLink = $("rules-link"); // the game's rules page, in a new tab
+  rulesLink.href = `/rules/${encodeURIComponent(ctx.game)}`;
+  rulesLink.hidden = false;
   renderHeader(ctx);
   renderNameForm(ctx);
   renderStatus(ctx, mod);

@@ -1,0 +1,134 @@
+// The rules pages: /rules/<game> loads /static/rules/<game>.<lang>.html (a fragment of
+// <section id="..."><h2>...</h2>...</section> written for players in that language),
+// builds the table of contents from the sections' headings and draws every
+// <span class="card-pic" data-card="7O"> as a card picture in the chosen deck style
+// (data-caption adds a line under the picture). The language comes from ?lang=, else
+// the picker / localStorage as on the other pages; the deck style is the one the table
+// page remembers for that game.
+
+import { initI18n, t, lang, onLanguageChange, LANGUAGES } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { cardEl, deckStyle, saveDeckStyle, isCard } from "./cards.js";
+
+export const GAMES = ["briscola", "escoba", "envite", "trionfetti"];
+const DEFAULT_STYLE = { briscola: "italian", trionfetti: "italian", escoba: "spanish", envite: "spanish" };
+
+const $ = (id) => document.getElementById(id);
+const game = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+let style = deckStyle(game, DEFAULT_STYLE[game] || "spanish");
+let loaded = 0; // guards against an older fetch finishing after a newer one
+
+function rulesUrl(name, l) {
+  return `/rules/${encodeURIComponent(name)}?lang=${encodeURIComponent(l)}`;
+}
+
+/** Draw every card placeholder of `root` in the current deck style. */
+function drawCards(root) {
+  for (const pic of root.querySelectorAll(".card-pic[data-card]")) {
+    const code = pic.dataset.card;
+    if (!isCard(code)) {
+      pic.textContent = code;
+      continue;
+    }
+    const card = cardEl(code, { style, extraClass: pic.dataset.mark ? "rules-mark-" + pic.dataset.mark : null });
+    const nodes = [card];
+    if (pic.dataset.caption) nodes.push(h("span", { class: "card-caption" }, pic.dataset.caption));
+    clear(pic, ...nodes);
+  }
+}
+
+function buildToc() {
+  const list = $("toc");
+  list.replaceChildren();
+  for (const section of $("rules").querySelectorAll("section[id]")) {
+    const heading = section.querySelector("h2");
+    if (!heading) continue;
+    heading.id = heading.id || "h-" + section.id;
+    list.append(h("li", null, h("a", { href: "#" + section.id }, heading.textContent)));
+  }
+}
+
+function renderHeader() {
+  const name = t("game." + game, null, game);
+  $("rules-title").textContent = t("rules.title", { game: name });
+  document.title = `${t("rules.title", { game: name })} · mazo`;
+  const nav = $("rules-games");
+  clear(
+    nav,
+    h("span", { class: "rules-games-label" }, t("rules.games")),
+    GAMES.map((g) =>
+      h("a", { href: rulesUrl(g, lang()), class: "rules-game" + (g === game ? " current" : ""), "aria-current": g === game ? "page" : null, dataset: { game: g } }, t("game." + g, null, g)),
+    ),
+  );
+  const styleSel = $("deck-style");
+  clear(styleSel, h("option", { value: "spanish" }, t("deck.spanish")), h("option", { value: "italian" }, t("deck.italian")));
+  styleSel.value = style;
+}
+
+async function loadRules() {
+  const mine = ++loaded;
+  const l = lang();
+  const article = $("rules");
+  article.setAttribute("aria-busy", "true");
+  let html;
+  try {
+    const res = await fetch(`/static/rules/${encodeURIComponent(game)}.${l}.html`);
+    if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
+    html = await res.text();
+  } catch (err) {
+    if (mine !== loaded) return;
+    clear(article, h("p", { class: "message", role: "alert" }, t("rules.missing", { error: err.message })));
+    article.removeAttribute("aria-busy");
+    return;
+  }
+  if (mine !== loaded) return;
+  article.innerHTML = html; // our own static text, shipped with the page
+  article.lang = l;
+  article.dataset.lang = l;
+  article.dataset.game = game;
+  drawCards(article);
+  buildToc();
+  article.removeAttribute("aria-busy");
+  const url = new URL(location.href);
+  url.searchParams.set("lang", l);
+  history.replaceState(null, "", url.pathname + url.search + url.hash);
+  if (location.hash) {
+    const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (target) target.scrollIntoView();
+  }
+}
+
+async function main() {
+  // ?lang= wins over the remembered language (and is remembered, like the picker)
+  const asked = new URLSearchParams(location.search).get("lang");
+  if (asked && LANGUAGES.includes(asked)) {
+    try {
+      localStorage.setItem("mazo.lang", asked);
+    } catch (_) {
+      // not remembered: initI18n falls back to the browser's language
+    }
+  }
+  await initI18n($("lang"));
+  if (window.matchMedia && window.matchMedia("(max-width: 700px)").matches) $("toc-box").open = false;
+  if (!GAMES.includes(game)) {
+    $("rules-title").textContent = t("rules.unknown_game");
+    return;
+  }
+  document.body.dataset.game = game;
+  $("deck-style").addEventListener("change", () => {
+    style = $("deck-style").value;
+    saveDeckStyle(game, style);
+    drawCards($("rules"));
+  });
+  $("toc").addEventListener("click", (ev) => {
+    if (ev.target.closest("a") && window.matchMedia && window.matchMedia("(max-width: 700px)").matches) $("toc-box").open = false;
+  });
+  renderHeader();
+  onLanguageChange(() => {
+    renderHeader();
+    loadRules();
+  });
+  await loadRules();
+}
+
+main();
