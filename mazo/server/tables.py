@@ -128,6 +128,7 @@ class LiveTable:
     pause: Pause | None = None
     turn: Turn | None = None
     defer: float | None = None  # until when a bot waits for a person to answer a bet
+    answer_id: int | None = -1  # the game's action id of ANSWER (None: none; -1: unknown)
 
     @property
     def settings(self) -> dict[str, Any]:
@@ -674,12 +675,16 @@ class TableManager:
         the first say, for DEFER seconds from the bet (partners' talk meanwhile does not
         restart it); 0: no wait."""
         state = table.state
-        if ANSWER not in {state.action_to_string(a) for a in state.legal_actions(seat)}:
+        if table.answer_id == -1:  # once per table: the game's id of "accept", if it has one
+            try:
+                table.answer_id = state.string_to_action(ANSWER)
+            except (InvalidActionError, ValueError):
+                table.answer_id = None
+        answer = table.answer_id
+        if answer is None or answer not in state.legal_actions(seat):
             return 0.0
         if not any(
-            other != seat
-            and table.person_here(other)
-            and ANSWER in {state.action_to_string(a) for a in state.legal_actions(other)}
+            other != seat and table.person_here(other) and answer in state.legal_actions(other)
             for other in range(table.row.players)
         ):
             return 0.0

@@ -139,3 +139,40 @@ def test_the_bot_does_not_wait_for_a_person_who_left() -> None:
         await caller.close()
 
     run(scenario)
+
+
+def test_an_envite_bet_waits_for_the_person_of_the_team_too() -> None:
+    async def scenario(address: str) -> None:
+        table = await create_table(
+            address,
+            {
+                "game": "envite",
+                "players": 4,
+                "seed": 5,
+                "seats": [
+                    {"kind": "human", "name": "Caller"},
+                    {"kind": "bot", "level": "easy"},
+                    {"kind": "bot", "level": "easy"},
+                    {"kind": "human", "name": "Partner"},
+                ],
+                "settings": {"dwell": 0},
+            },
+        )
+        caller = await Client.open(address, table["id"], table["seats"][0]["token"])
+        partner = await Client.open(address, table["id"], table["seats"][3]["token"])
+        assert caller.latest is not None
+        assert "envio" in caller.latest["observation"]["legal_actions"]
+        await caller.act("envio")
+        called = await next_version(partner, caller.latest["version"])
+        assert called["last"] == {"seat": 0, "action": "envio"}
+        # seed 5: the bot after the caller is to answer (either member of the team may)
+        assert called["observation"]["to_act"] == 1
+        assert {"accept", "fold"} <= set(called["observation"]["legal_actions"])
+        assert await quiet(partner, DEFER / 3) == []  # it leaves the first say to the person
+        await partner.act("accept")
+        answered = await next_version(partner, called["version"])
+        assert answered["last"] == {"seat": 3, "action": "accept"}
+        await caller.close()
+        await partner.close()
+
+    run(scenario)
