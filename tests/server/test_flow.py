@@ -8,21 +8,30 @@ happened, so a slow test runner cannot make a trick look shorter or longer than 
 
 from __future__ import annotations
 
+import contextlib
+import re
+import time
+from collections.abc import Iterator
 from typing import Any
+
+import pytest
 
 from .browser_fixtures import (
     Page,
     click_stable,
     create_table,
+    new_page,
     public,
     require_chromium,
+    serve,
     shot,
+    table_id,
     version,
     wait_my_turn_or_end,
     wait_version_after,
 )
 
-require_chromium()
+sync_api = require_chromium()
 
 ANA = {"kind": "human", "name": "Ana"}
 BOT = {"kind": "bot", "level": "normal"}
@@ -207,3 +216,186 @@ def test_lobby_sends_the_table_settings(base: str, page: Page) -> None:
     tid = page.get_attribute("#created a.watch-link", "href").split("/table/")[1]
     settings = public(base, tid)["settings"]
     assert settings == {"dwell": 0.8, "turn_timer": 120, "takeover": "hard", "hints": True}
+
+
+# ---- the deal result waits for a click ------------------------------------------------------
+
+
+def play_until(page: Page, done: str, timeout: float = 120) -> None:
+    """Click legal cards as the page's seat until the selector `done` is visible."""
+    deadline = time.monotonic() + timeout
+    while not page.locator(done).is_visible():
+        assert time.monotonic() < deadline, f"{done} never showed"
+        page.wait_for_function(
+            f"""() => {{ const s = document.getElementById('status');
+                 const box = document.querySelector({done!r});
+                 const mine = s.dataset.toAct === s.dataset.seat;
+                 return (box && box.offsetParent !== null) || s.dataset.matchOver === 'true' ||
+                        (mine && s.dataset.version === s.dataset.latest); }}""",
+            timeout=30_000,
+        )
+        if page.locator(done).is_visible():
+            break
+        assert page.get_attribute("#status", "data-match-over") != "true"
+        v = version(page)
+        click_stable(page, "#hand button.card.legal")
+        with contextlib.suppress(sync_api.TimeoutError):
+            wait_version_after(page, v, timeout=5_000)
+
+
+def test_deal_result_waits_for_continue(base: str, page: Page) -> None:
+    # seed 5: the bot deals first, so Ana leads deal 1 and the bot leads deal 2
+    t = create_table(base, "briscola", 2, [ANA, BOT], seed=5, settings={"dwell": 0.8})
+    page.set_viewport_size({"width": 1366, "height": 900})
+    page.goto(base + t["seats"][0]["join_url"])
+    page.wait_for_selector("#status[data-version]")
+    play_until(page, "#deal-result")
+    view = public(base, t["id"])
+    assert view["ready"]["waiting"] == [0]
+    assert view["observation"]["to_act"] == 1  # the bot would lead deal 2 ...
+    v = view["version"]
+    box = page.locator("#deal-result")
+    text = box.inner_text()
+    assert "Deal 1" in text and "Ana" in text and "Continue" in text
+    row = view["history"][0]
+    for p in row["points"]:
+        assert (f"+{p}" if p > 0 else str(p)) in text
+    shot(page, "deal-result-1366")
+    page.set_viewport_size({"width": 390, "height": 844})
+    shot(page, "deal-result-390")
+    page.set_viewport_size({"width": 1366, "height": 900})
+    time.sleep(2.0)
+    assert public(base, t["id"])["version"] == v  # ... but it waits for Ana's click
+    assert box.is_visible()
+    page.click("#continue")
+    page.wait_for_selector("#deal-result", state="detached")
+    deadline = time.monotonic() + 10
+    while public(base, t["id"])["version"] == v:  # the bot moves at once
+        assert time.monotonic() < deadline, "the bot did not move after Continue"
+        time.sleep(0.1)
+    assert public(base, t["id"])["ready"] is None
+
+
+# ---- the match summary and "Play again" ----------------------------------------------------
+
+
+def test_match_summary_and_play_again_keep_both_links(base: str, browser: Any) -> None:
+    seats = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Luz"}]
+    t = create_table(
+        base,
+        "briscola",
+        2,
+        seats,
+        seed=8,
+        options={"match_wins_target": 2},
+        settings={"dwell": 0},
+    )
+    tid = t["id"]
+    sizes = [(1366, 900), (390, 844)]
+    opened = [new_page(browser, w, h) for w, h in sizes]
+    watcher = new_page(browser, 1366, 900)
+    try:
+        pages = [pg for _c, pg, _e in opened]
+        tokens = [t["seats"][s]["token"] for s in (0, 1)]
+        for s, pg in enumerate(pages):
+            pg.goto(base + t["seats"][s]["join_url"])
+            pg.wait_for_selector("#status[data-version]")
+        watcher[1].goto(base + t["watch_url"])
+        watcher[1].wait_for_selector("#status[data-version]")
+        for _ in range(400):
+            view = public(base, tid)
+            obs = view["observation"]
+            if obs["match_over"]:
+                break
+            seat = obs["to_act"]
+            pg = pages[seat]
+            pg.wait_for_function(
+                f"""() => {{ const s = document.getElementById('status');
+                     return Number(s.dataset.version) >= {view["version"]} &&
+                            s.dataset.toAct === '{seat}'; }}"""
+            )
+            click_stable(pg, "#hand button.card.legal")
+            wait_version_after(pg, view["version"])
+        view = public(base, tid)
+        assert view["observation"]["match_over"]
+        history = view["history"]
+        winner = ["Ana", "Luz"][view["observation"]["winner"]]
+        for s, pg in enumerate(pages):
+            pg.wait_for_selector("#match-summary")
+            summary = pg.locator("#match-summary")
+            assert summary.locator("tbody tr:not(.total)").count() == len(history)
+            assert summary.locator("tr.decider").count() == 1
+            text = summary.inner_text()
+            assert winner in text
+            assert f"Decided in deal {history[-1]['deal']}" in text
+            assert pg.get_attribute("#replay-link", "href") == f"/replay/{tid}"
+            assert pg.get_attribute("#to-lobby", "href") == "/"
+            # the hand area is not left empty and silent
+            assert "Match over" in pg.inner_text("#hand")
+            shot(pg, f"summary-{sizes[s][0]}")
+        shot(watcher[1], "summary-watcher")
+        assert watcher[1].locator("#play-again").count() == 0
+
+        pages[0].click("#play-again")
+        for s, pg in enumerate(pages):
+            pg.wait_for_url(re.compile(r"/table/(?!" + re.escape(tid) + r")[^#]+#token="))
+            assert pg.url.endswith("#token=" + tokens[s])
+            pg.wait_for_selector("#status[data-version]")
+            assert pg.get_attribute("#status", "data-seat") == str(s)
+            assert pg.get_attribute("#status", "data-match-over") == "false"
+        nxt = public(base, tid)["next"]
+        assert nxt and table_id(pages[0]) == nxt == table_id(pages[1])
+        fresh = public(base, nxt)
+        assert [x["name"] for x in fresh["seats"]] == ["Ana", "Luz"]
+        assert fresh["settings"]["dwell"] == 0
+        # the watcher is offered the next match as a link
+        watcher[1].wait_for_selector("#next-match")
+        assert watcher[1].get_attribute("#next-match", "href") == f"/table/{nxt}"
+        shot(watcher[1], "summary-watcher-next")
+    finally:
+        for context, _pg, errors in [*opened, watcher]:
+            context.close()
+            assert not errors, errors
+
+
+# ---- the turn timer: a bot takes over, "I'm back" takes the seat back ----------------------
+
+
+@pytest.fixture(scope="module")
+def quick_timers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A second server whose timers run 10 times faster (30 s -> 3 s), with bots that take
+    their time (0.5 s a move), so a match with a seat in autoplay is not over at once."""
+    db = tmp_path_factory.mktemp("timers") / "tables.sqlite3"
+    with serve(db, "--timer-scale", "0.1", "--bot-delay", "0.5") as url:
+        yield url
+
+
+def test_turn_timer_hands_the_seat_to_a_bot_and_back(quick_timers: str, page: Page) -> None:
+    base = quick_timers
+    t = create_table(
+        base, "briscola", 2, [ANA, BOT], seed=5, settings={"dwell": 0, "turn_timer": 30}
+    )
+    page.set_viewport_size({"width": 1366, "height": 900})
+    page.goto(base + t["seats"][0]["join_url"])
+    page.wait_for_selector("#status[data-version]")
+    assert wait_my_turn_or_end(page)
+    # the countdown, on the seat and in the status bar
+    page.wait_for_selector(".seat[data-seat='0'] .turn-clock")
+    assert re.search(r"\d:\d\d", page.inner_text("#status .turn-clock"))
+    assert public(base, t["id"])["turn"]["seat"] == 0
+    shot(page, "turn-clock")
+    # Ana does nothing: a bot plays for her, and her page says so
+    page.wait_for_selector(".seat[data-seat='0'] .badge.autoplay", timeout=15_000)
+    assert "played by bot (normal)" in page.inner_text(".seat[data-seat='0']")
+    page.wait_for_selector("#back-bar #im-back")
+    shot(page, "autoplay")
+    seat0 = public(base, t["id"])["seats"][0]
+    assert seat0["autoplay"] is True
+    v = public(base, t["id"])["version"]
+    deadline = time.monotonic() + 15
+    while public(base, t["id"])["version"] == v:  # the takeover bot played her card
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    page.click("#im-back")
+    page.wait_for_selector("#back-bar", state="hidden")
+    assert public(base, t["id"])["seats"][0]["autoplay"] is False

@@ -396,6 +396,8 @@ function renderStatus(ctx, mod) {
   if (app.conn === "offline" && app.latest) {
     // never claim it is your turn while nothing can be sent
     parts.push(h("strong", { class: "offline-note" }, t("status.offline")), " ", t("status.offline_more"));
+  } else if (!obs.match_over && pauseNote(ctx)) {
+    parts.push(...pauseNote(ctx)); // a deal ended: the table waits for the people's Continue
   } else if (obs.match_over) {
     let result;
     if (obs.winner === null || obs.winner === undefined) result = t("status.draw");
@@ -901,7 +903,10 @@ function takeoverLevel(table) {
 /** Extra badges of a seat: played by the takeover bot, and its turn clock. */
 function flowBadges(s, ctx, info) {
   const out = [];
-  if (info.autoplay) out.push(h("span", { class: "badge autoplay", dataset: { autoplay: "true" } }, t("seat.autoplay", { level: takeoverLevel(ctx.table) })));
+  if (info.autoplay) {
+    const text = t("seat.autoplay", { level: takeoverLevel(ctx.table) });
+    out.push(h("span", { class: "badge autoplay", title: text, dataset: { autoplay: "true" } }, text));
+  }
   const clock = turnClock(s, "badge clock");
   if (clock) out.push(clock);
   return out;
@@ -921,6 +926,16 @@ function tickClock(el) {
   const text = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
   if (el.textContent !== text) el.textContent = text;
   el.classList.toggle("low", left <= 10);
+}
+
+/** The status while the table waits after a deal for its people, else null. */
+function pauseNote(ctx) {
+  const ready = ctx.table.ready;
+  if (!ready || !Array.isArray(ready.waiting)) return null;
+  const head = h("strong", null, t("pause.deal_over"));
+  if (isSeated(ctx.msg) && ready.waiting.includes(ctx.seat)) return [head, " · ", t("pause.your_click")];
+  if (!ready.waiting.length) return [head, " · ", t("pause.next_soon")];
+  return [head, " · ", t("pause.waiting_for", { names: ready.waiting.map((s) => seatName(ctx.table, s)).join(", ") })];
 }
 
 function renderBackBar(ctx) {
@@ -1049,6 +1064,9 @@ function resultBox(ctx, result) {
   const scores = row ? row.scores : (ev.detail && ev.detail.scores) || ctx.obs.scores;
   const head = h("tr", null, h("th", { scope: "col" }, ctx.teamGame ? t("scores.team") : t("scores.player")), h("th", { scope: "col" }, t("result.this_deal")), h("th", { scope: "col" }, t("result.score")));
   const details = mod.dealResult ? mod.dealResult(ev, ctx) : null;
+  const detail = ev.detail || {};
+  const side = typeof detail.winner === "number" ? detail.winner : typeof detail.team === "number" ? detail.team : null;
+  const headline = side !== null && side < ctx.sides ? t("result.won_by", { side: ctx.sideName(side) }) : null;
   const seated = isSeated(ctx.msg);
   const go = seated
     ? h("button", { type: "button", class: "primary", id: "continue", onclick: onContinue }, t("result.continue"))
@@ -1057,6 +1075,7 @@ function resultBox(ctx, result) {
     "div",
     { class: "overlay-box deal-result", id: "deal-result", role: "dialog", "aria-labelledby": "deal-result-title", dataset: { kind: "result", version: String(result.version) } },
     h("h2", { id: "deal-result-title" }, t("result.title", { n: deal })),
+    headline ? h("p", { class: "summary-result" }, headline) : null,
     h("table", { class: "scores result" }, h("thead", null, head), h("tbody", null, sideRows(ctx, ev.points, scores))),
     details && details.length ? h("div", { class: "result-details" }, details) : null,
     h("p", { class: "note" }, seated ? t("result.note_seated") : t("result.note_watching")),
@@ -1112,9 +1131,9 @@ function summaryBox(ctx) {
   return h(
     "div",
     { class: "overlay-box match-summary", id: "match-summary", role: "dialog", "aria-labelledby": "summary-title", dataset: { kind: "summary" } },
-    h("h2", { id: "summary-title" }, t("status.match_over")),
+    h("h2", { id: "summary-title" }, t("summary.title")),
     h("p", { class: "summary-result" }, resultLine(ctx)),
-    h("div", { class: "scroll" }, h("table", { class: "history summary-table" }, h("thead", null, head), h("tbody", null, rows, total))),
+    h("div", { class: "scroll" }, h("table", { class: "history summary-table" }, h("caption", null, t("history.caption")), h("thead", null, head), h("tbody", null, rows, total))),
     decided ? h("p", { class: "note decided" }, decided) : null,
     h("div", { class: "overlay-buttons" }, buttons),
   );
@@ -1141,6 +1160,9 @@ function matchEndStrip(ctx) {
       h("button", { type: "button", class: "small", id: "summary-show", onclick: () => { app.summaryHidden = false; app.summaryAt = 0; render(); } }, t("summary.show")),
       isSeated(ctx.msg) && !ctx.table.next
         ? h("button", { type: "button", class: "small primary", disabled: app.rematchAsked, onclick: onRematch }, app.rematchAsked ? t("summary.asked") : t("summary.play_again"))
+        : null,
+      !isSeated(ctx.msg) && ctx.table.next
+        ? h("a", { class: "button small primary", href: `/table/${encodeURIComponent(ctx.table.next)}` }, t("summary.watch_next"))
         : null,
       h("a", { class: "button small", href: "/" }, t("summary.lobby")),
     ),
