@@ -301,10 +301,10 @@ async def _handle(text: str, manager: TableManager, table: LiveTable, conn: Conn
         if conn.seat is None:
             raise RequestError("watchers have no seat to name", code="spectator")
         manager.rename(table, conn.seat, msg.get("name"))
-    elif kind == "ready":
-        manager.ready(table, conn.seat)
-    elif kind == "back":
-        manager.back(table, conn.seat)
+    elif kind in ("ready", "back"):
+        changed = (manager.ready if kind == "ready" else manager.back)(table, conn.seat)
+        if not changed:  # every message gets an answer: the state, unchanged
+            conn.send(state_message(table, conn.seat))
     elif kind == "rematch":
         manager.rematch(table, conn.seat)
     elif kind == "sync":

@@ -232,6 +232,17 @@ class Store:
             r[0] for r in self.db.execute(f"SELECT id FROM tables{clause} ORDER BY created DESC")
         ]
 
+    def finished_public_ids(self, limit: int = 20) -> list[str]:
+        """Public finished tables, the most recently finished first, at most ``limit``."""
+        return [
+            r[0]
+            for r in self.db.execute(
+                "SELECT id FROM tables WHERE finished = 1 AND public = 1"
+                " ORDER BY finished_at DESC, created DESC LIMIT ?",
+                (limit,),
+            )
+        ]
+
     def _transaction(self) -> _Transaction:
         return _Transaction(self.db)
 

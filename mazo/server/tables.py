@@ -556,22 +556,28 @@ class TableManager:
         table.turn = None
         self.broadcast(table)
 
-    def ready(self, table: LiveTable, seat: int | None) -> None:
-        """``{"type": "ready"}``: the seat has read the deal's result."""
+    def ready(self, table: LiveTable, seat: int | None) -> bool:
+        """``{"type": "ready"}``: the seat has read the deal's result. False: nothing to
+        do (the table was not waiting for it)."""
         if seat is None:
             raise RequestError("watchers are not waited for", code="spectator")
-        if table.pause is not None and seat in table.pause.waiting:
-            self._unwait(table, seat)
+        if table.pause is None or seat not in table.pause.waiting:
+            return False
+        self._unwait(table, seat)
+        return True
 
-    def back(self, table: LiveTable, seat: int | None) -> None:
-        """``{"type": "back"}``: the person plays the seat again (ends autoplay)."""
+    def back(self, table: LiveTable, seat: int | None) -> bool:
+        """``{"type": "back"}``: the person plays the seat again (ends autoplay). False:
+        nothing to do (the seat was not in autoplay)."""
         if seat is None:
             raise RequestError("watchers have no seat to come back to", code="spectator")
-        if seat in table.autoplay:
-            table.autoplay.discard(seat)
-            self._set_turn(table, acted=seat)
-            self.broadcast(table)
-            self.kick_bots(table)
+        if seat not in table.autoplay:
+            return False
+        table.autoplay.discard(seat)
+        self._set_turn(table, acted=seat)
+        self.broadcast(table)
+        self.kick_bots(table)
+        return True
 
     def rematch(self, table: LiveTable, seat: int | None) -> str:
         """``{"type": "rematch"}`` once the match is over: a new table with the same game,

@@ -22,7 +22,9 @@ JSON_VALUES = st.recursive(
     max_leaves=12,
 )
 FIELDS = st.sampled_from(["type", "version", "action", "name", "extra"])
-TYPES = st.sampled_from(["act", "name", "ping", "sync", "ACT", "", "state", "error"])
+TYPES = st.sampled_from(
+    ["act", "name", "ping", "sync", "ready", "back", "rematch", "ACT", "", "state", "error"]
+)
 MESSAGES = st.one_of(
     JSON_VALUES,
     st.dictionaries(FIELDS, JSON_VALUES, max_size=4),
@@ -84,7 +86,7 @@ def test_fuzzed_socket_messages_change_nothing(tmp_path: Path) -> None:
                 if isinstance(message, dict) and message.get("type") in ("ping",):
                     assert reply == {"type": "pong"}
                     return
-                if isinstance(message, dict) and message.get("type") == "sync":
+                if isinstance(message, dict) and message.get("type") in ("sync", "ready", "back"):
                     assert reply["type"] == "state" and reply["version"] == 0
                     return
                 if (
@@ -107,7 +109,13 @@ def test_fuzzed_socket_messages_change_nothing(tmp_path: Path) -> None:
                     parsed = json.loads(data)
                 except (ValueError, UnicodeDecodeError):
                     parsed = None
-                if isinstance(parsed, dict) and parsed.get("type") in ("ping", "sync", "name"):
+                if isinstance(parsed, dict) and parsed.get("type") in (
+                    "ping",
+                    "sync",
+                    "name",
+                    "ready",
+                    "back",
+                ):
                     return
                 if isinstance(data, bytes):
                     ws.send_bytes(data)
@@ -164,6 +172,17 @@ def test_fuzzed_table_requests_are_refused_cleanly(tmp_path: Path) -> None:
                     "seats": st.one_of(JSON_VALUES, st.lists(seat, max_size=5)),
                     "public": JSON_VALUES,
                     "title": JSON_VALUES,
+                    "settings": st.one_of(
+                        JSON_VALUES,
+                        st.dictionaries(
+                            st.sampled_from(["dwell", "turn_timer", "takeover", "hints", "x"]),
+                            st.one_of(
+                                st.sampled_from([0, 0.8, 1.5, 3, 30, 60, "easy", True, False]),
+                                JSON_VALUES,
+                            ),
+                            max_size=3,
+                        ),
+                    ),
                 },
             ),
         )
