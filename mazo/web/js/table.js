@@ -425,10 +425,99 @@ function renderStatus(ctx, mod) {
   clear(el, ...parts);
 }
 
-function seatPosition(k, n) {
-  // k = places after the viewer, counterclockwise: the next seat sits at the viewer's right
-  const phi = (2 * Math.PI * k) / n;
-  return { x: 50 + 41 * Math.sin(phi), y: 50 + 38 * Math.cos(phi) };
+/** Where seat k (places after the viewer; the next seat sits at the viewer's right, as at a
+ * real table) goes: evenly spaced along a w x h rectangle with rounded corners (radius r),
+ * walking from the middle of its bottom edge to the right, up, across the top and down the
+ * left. {x, y} from its top left corner, and the edge of the felt it sits by. */
+function seatPosition(k, n, w, h, r = 0) {
+  r = Math.max(0, Math.min(r, w / 2, h / 2));
+  const q = (Math.PI * r) / 2; // a corner's length
+  const side = (t, a, b) => (t < q / 2 ? a : b);
+  const arc = (cx, cy, dx, dy, ex, ey) => (t) => {
+    const a = r ? t / r : 0;
+    return [cx + r * (dx * Math.cos(a) + ex * Math.sin(a)), cy + r * (dy * Math.cos(a) + ey * Math.sin(a))];
+  };
+  const legs = [
+    [w / 2 - r, (t) => [w / 2 + t, h], () => "bottom"],
+    [q, arc(w - r, h - r, 0, 1, 1, 0), (t) => side(t, "bottom", "right")],
+    [h - 2 * r, (t) => [w, h - r - t], () => "right"],
+    [q, arc(w - r, r, 1, 0, 0, -1), (t) => side(t, "right", "top")],
+    [w - 2 * r, (t) => [w - r - t, 0], () => "top"],
+    [q, arc(r, r, 0, -1, -1, 0), (t) => side(t, "top", "left")],
+    [h - 2 * r, (t) => [0, r + t], () => "left"],
+    [q, arc(r, h - r, -1, 0, 0, 1), (t) => side(t, "left", "bottom")],
+    [w / 2 - r, (t) => [r + t, h], () => "bottom"],
+  ];
+  let d = ((2 * (w + h) - (8 - 2 * Math.PI) * r) * k) / n;
+  for (const [len, at, edge] of legs) {
+    if (d <= len + 0.01) {
+      const t = Math.max(0, Math.min(d, len));
+      const [x, y] = at(t);
+      return { x, y, edge: edge(t) };
+    }
+    d -= len;
+  }
+  return { x: w / 2, y: h, edge: "bottom" };
+}
+
+/** Lay the felt out: the seats round its edge (sized by CSS, placed here), the centre (trick,
+ * trump, labels) in the room they leave, its cards shrunk (--fit) until they fit in it. */
+function layoutFelt() {
+  const felt = $("felt");
+  const centre = felt && felt.querySelector(".centre");
+  if (!centre) return;
+  const seats = [...felt.querySelectorAll("#seats .seat")];
+  const W = felt.clientWidth;
+  const H = felt.clientHeight;
+  if (!seats.length || !W || !H) return;
+  const pad = 6;
+  let sw = 0;
+  let sh = 0;
+  for (const el of seats) {
+    sw = Math.max(sw, el.offsetWidth);
+    sh = Math.max(sh, el.offsetHeight);
+  }
+  const room = { top: pad, right: pad, bottom: pad, left: pad };
+  for (const el of seats) {
+    const w = Math.max(0, W - 2 * pad - sw);
+    const h = Math.max(0, H - 2 * pad - sh);
+    const p = seatPosition(Number(el.dataset.k), seats.length, w, h, Math.min(w, h) * 0.16);
+    const x = pad + sw / 2 + p.x;
+    const y = pad + sh / 2 + p.y;
+    el.style.left = `${x}px`;
+    el.style.top = `${y}px`;
+    const half = { w: el.offsetWidth / 2, h: el.offsetHeight / 2 };
+    if (p.edge === "top") room.top = Math.max(room.top, y + half.h + pad);
+    else if (p.edge === "bottom") room.bottom = Math.max(room.bottom, H - y + half.h + pad);
+    else if (p.edge === "left") room.left = Math.max(room.left, x + half.w + pad);
+    else room.right = Math.max(room.right, W - x + half.w + pad);
+  }
+  for (const side of ["top", "right", "bottom", "left"]) centre.style[side] = `${room[side]}px`;
+  // the largest --fit (up to the CSS's --fit-max) at which nothing overflows the centre
+  const fits = (f) => {
+    centre.style.setProperty("--fit", f.toFixed(3));
+    return centre.scrollHeight <= centre.clientHeight + 1 && centre.scrollWidth <= centre.clientWidth + 1;
+  };
+  let hi = parseFloat(getComputedStyle(centre).getPropertyValue("--fit-max")) || 1;
+  if (fits(hi)) return;
+  let lo = 0.4;
+  for (let i = 0; i < 7; i++) {
+    const mid = (lo + hi) / 2;
+    if (fits(mid)) lo = mid;
+    else hi = mid;
+  }
+  fits(lo);
+}
+
+// again whenever the felt changes size: the window, or the buttons and hand drawn after it
+// (on phones the felt takes the height they leave)
+if (window.ResizeObserver && $("felt")) new ResizeObserver(() => layoutFelt()).observe($("felt"));
+
+/** A seat's name where room is short (the trick's captions, the seat boxes): bots without
+ * their level, which the seat shows as a badge. */
+function seatShortName(table, s) {
+  const info = seatInfo(table, s);
+  return info.kind === "bot" ? t("seat.bot_short", { n: s + 1 }) : seatName(table, s);
 }
 
 function renderSeats(ctx, mod) {
@@ -440,7 +529,6 @@ function renderSeats(ctx, mod) {
   const obs = ctx.obs;
   for (let s = 0; s < n; s++) {
     const k = (s - me + n) % n;
-    const pos = seatPosition(k, n);
     const info = seatInfo(ctx.table, s);
     const classes = ["seat"];
     if (ctx.teamGame) classes.push("team-" + ctx.sideOf(s));
@@ -455,27 +543,28 @@ function renderSeats(ctx, mod) {
     if (mod.seatBadges) for (const b of mod.seatBadges(s, ctx) || []) badges.push(h("span", { class: "badge" }, b));
     const cards = h("div", { class: "seat-cards" });
     const shown = mod.seatCards ? mod.seatCards(s, ctx) : null;
+    if (s !== ctx.seat && shown && shown.length) classes.push("shows-cards");
     if (s !== ctx.seat) {
       if (shown && shown.length) {
         for (const c of shown) cards.append(ctx.card(c, { small: true, extraClass: "known" }));
       } else {
         const count = (obs.hand_sizes || [])[s] || 0;
         for (let i = 0; i < count; i++) cards.append(backEl({ tiny: true }));
+        if (count) cards.append(h("span", { class: "seat-count", title: t("seat.cards", { n: count }) }, `×${count}`));
       }
     }
     const el = h(
       "div",
       {
         class: classes.join(" "),
-        dataset: { seat: String(s) },
-        style: { left: pos.x + "%", top: pos.y + "%" },
+        dataset: { seat: String(s), k: String(k) },
         "aria-label": seatName(ctx.table, s),
       },
       h(
         "div",
         { class: "seat-name", title: seatName(ctx.table, s) },
         ctx.teamGame ? h("span", { class: "team-dot", title: ctx.sideName(ctx.sideOf(s)) }) : null,
-        info.kind === "bot" ? t("seat.bot_short", { n: s + 1 }) : seatName(ctx.table, s),
+        seatShortName(ctx.table, s),
       ),
       h("div", { class: "seat-badges" }, badges),
       cards,
@@ -530,12 +619,13 @@ function renderTrick(ctx, mod) {
     const seat = typeof item === "string" ? null : item.seat;
     const fig = h("figure", { class: "played" + (item.winner ? " winner" : "") });
     fig.append(ctx.card(code, { extraClass: "on-table" }));
-    if (seat !== null && seat !== undefined) fig.append(h("figcaption", null, seatName(ctx.table, seat)));
+    if (seat !== null && seat !== undefined) fig.append(h("figcaption", { title: seatName(ctx.table, seat) }, seatShortName(ctx.table, seat)));
     box.append(fig);
   }
   if (!view.cards.length) box.append(h("p", { class: "empty" }, view.emptyText || t("trick.empty")));
   const cap = $("trick-caption");
   cap.textContent = view.caption || "";
+  layoutFelt();
 }
 
 function legalForCard(ctx, code) {
@@ -551,6 +641,7 @@ function renderHand(ctx, mod) {
   const watching = ctx.seat === null || ctx.seat === undefined;
   $("hand-title").textContent = watching ? t("hand.watching") : t("hand.title");
   const offences = new Set(ctx.obs.offences || []);
+  box.style.setProperty("--n", String(hand.length)); // the CSS overlaps the cards to fit
   for (const code of hand) {
     const options = legalForCard(ctx, code);
     const legal = options.length > 0;
@@ -1184,6 +1275,14 @@ function rememberSeat(game) {
 
 async function main() {
   await initI18n($("lang"));
+  // phones: the deck and language pickers fold behind a menu button in the top bar
+  const barMenu = $("bar-menu");
+  if (barMenu)
+    barMenu.addEventListener("click", () => {
+      const open = barMenu.getAttribute("aria-expanded") !== "true";
+      barMenu.setAttribute("aria-expanded", String(open));
+      barMenu.closest(".topbar").classList.toggle("settings-open", open);
+    });
   const styleSel = $("deck-style");
   const fillStyles = () => {
     const v = styleSel.value || app.style || "spanish";
