@@ -25,6 +25,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from mazo.games import GAMES, list_games
 from mazo.server.bots import SERVER_BOTS, BotRunner
+from mazo.server.hints import answer_hint
+from mazo.server.replay import Replays
 from mazo.server.store import Store
 from mazo.server.tables import Connection, LiveTable, RequestError, TableManager
 from mazo.server.views import public_view, state_message, table_summary
@@ -80,6 +82,7 @@ def create_app(
     manager = TableManager(
         store, bots, bot_delay=bot_delay, allow_seed=allow_seed, timer_scale=timer_scale
     )
+    replays = Replays(manager)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -142,6 +145,14 @@ def create_app(
         if request.method == "POST":
             body = await _json_body(request)
             return JSONResponse(manager.create(body), status_code=201)
+        status = request.query_params.get("status")
+        if status == "finished":
+            return JSONResponse({"tables": replays.finished()})
+        if status not in (None, "", "playing"):
+            raise RequestError(
+                f"status must be 'playing' (the default: open tables) or 'finished'"
+                f" (recently finished public tables), not {status!r}"
+            )
         listed = []
         for table_id in store.table_ids(unfinished_only=True, public_only=True):
             table = manager.get(table_id)
@@ -167,6 +178,11 @@ def create_app(
                 code="conflict",
             )
         return JSONResponse(table.state.record())
+
+    async def replay(request: Request) -> Response:
+        q = request.query_params
+        answer = await replays.deal(request.path_params["table_id"], q.get("seat"), q.get("deal"))
+        return JSONResponse(answer)
 
     async def claim(request: Request) -> Response:
         table = _table(request)
@@ -204,12 +220,14 @@ def create_app(
     routes = [
         Route("/", page),
         Route("/table/{table_id}", page),
+        Route("/replay/{table_id}", page),
         Route("/rules/{game}", rules_page),
         Route("/api/health", health),
         Route("/api/games", games),
         Route("/api/tables", tables, methods=["GET", "POST"]),
         Route("/api/tables/{table_id}", table_view),
         Route("/api/tables/{table_id}/record", record),
+        Route("/api/tables/{table_id}/replay", replay),
         Route("/api/tables/{table_id}/seats/{seat:int}/claim", claim, methods=["POST"]),
         WebSocketRoute("/ws/tables/{table_id}", socket),
         Mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static"),
@@ -307,12 +325,14 @@ async def _handle(text: str, manager: TableManager, table: LiveTable, conn: Conn
             conn.send(state_message(table, conn.seat))
     elif kind == "rematch":
         manager.rematch(table, conn.seat)
+    elif kind == "hint":
+        await answer_hint(table, conn)
     elif kind == "sync":
         conn.send(state_message(table, conn.seat))
     else:
         raise RequestError(
             f"unknown message type {kind!r}; types are: act, name, ping,"
-            " sync, ready, back, rematch"
+            " sync, ready, back, rematch, hint"
         )
 
 

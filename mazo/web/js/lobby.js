@@ -3,6 +3,7 @@
 
 import { initI18n, t, has, onLanguageChange } from "./i18n.js";
 import { h, clear } from "./dom.js";
+import { startFinished } from "./finished.js";
 import { isCard, cardName } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
@@ -503,6 +504,7 @@ async function main() {
   renderMine();
   refreshTables();
   setInterval(refreshTables, 4000);
+  startFinished($("finished"));
 }
 
 main();

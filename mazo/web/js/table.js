@@ -5,6 +5,7 @@
 import { initI18n, t, onLanguageChange } from "./i18n.js";
 import { cardEl, backEl, cardName, deckStyle, saveDeckStyle, isCard } from "./cards.js";
 import { h, clear, panel } from "./dom.js";
+import { renderHint, receiveHint, hintFailed } from "./hint.js";
 import { Pacer, dwellOf, dealEnd, gatherTrick, slideIn, WATCH_RESULT_MS } from "./flow.js";
 import { initSoundToggle, playSound } from "./sound.js";
 
@@ -13,6 +14,8 @@ const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop() || "");
 const hashParams = new URLSearchParams(location.hash.replace(/^#/, ""));
 const token = hashParams.get("token");
+// /replay/<id>: the replay viewer (js/replay.js) draws stored steps; no socket, no acting
+const REPLAY = /^\/replay\//.test(location.pathname);
 
 const app = {
   ws: null,
@@ -81,7 +84,13 @@ function connect() {
       return;
     }
     if (data.type === "state") onState(data);
-    else if (data.type === "error") onError(data);
+    else if (data.type === "error") {
+      hintFailed();
+      onError(data);
+    } else if (data.type === "hint") {
+      receiveHint(data);
+      render();
+    }
   });
   ws.addEventListener("close", (ev) => {
     clearInterval(app.pingTimer);
@@ -310,6 +319,7 @@ function render() {
   renderHand(ctx, mod);
   renderChoices(ctx, mod);
   renderActions(ctx, mod);
+  renderHint(ctx, send);
   renderExtra(ctx, mod);
   renderScores(ctx, mod);
   renderPanels(ctx, mod);
@@ -646,7 +656,7 @@ function renderHand(ctx, mod) {
     const options = legalForCard(ctx, code);
     const legal = options.length > 0;
     const el = ctx.card(code, {
-      button: true,
+      button: !REPLAY,
       legal,
       extraClass: (offences.has(code) ? "offence" : "") + (app.choiceCard === code ? " chosen" : ""),
       label: legal ? t("hand.play", { card: cardName(code) }) : t("hand.not_playable", { card: cardName(code) }),
@@ -658,6 +668,7 @@ function renderHand(ctx, mod) {
 }
 
 function onHandCard(code) {
+  if (REPLAY) return;
   if (pacer.behind()) {
     // a click while the screen is behind draws the newest state first; the card is
     // played only if it was playable on screen and still is
@@ -1332,6 +1343,12 @@ async function main() {
   });
   if (!tableId) {
     showMessage(t("error.no_table"), "error", true);
+    return;
+  }
+  if (REPLAY) {
+    setConn("replay");
+    const { startReplay } = await import("./replay.js");
+    startReplay({ tableId, displayState, showMessage });
     return;
   }
   connect();
