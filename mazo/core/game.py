@@ -51,6 +51,9 @@ class Option:
     help: str = ""
     check: Callable[[Any], bool] | None = None
     describe: str = ""
+    choices: tuple[Any, ...] | None = None
+    """Where ``allowed`` is open (a check), the values a form offers as a list (a
+    Trionfetti ranking: its presets' ids; any valid list of levels is allowed too)."""
 
     def allowed_text(self) -> str:
         """Human text listing what values are allowed."""
@@ -88,7 +91,7 @@ def check_options(game: str, specs: Sequence[Option], given: Mapping[str, Any]) 
 
 
 def _is_seat_or_none(value: Any) -> bool:
-    return value is None or (type(value) is int and 0 <= value < 12)
+    return value is None or value == "random" or (type(value) is int and 0 <= value < 12)
 
 
 FIRST_DEALER = Option(
@@ -97,7 +100,7 @@ FIRST_DEALER = Option(
     None,
     "the first dealer's seat; default: drawn from the match seed",
     check=_is_seat_or_none,
-    describe="None or a seat number",
+    describe="None (also spelled 'random') or a seat number",
 )
 """An option every game offers; :meth:`Game.first_dealer` resolves it."""
 
@@ -143,6 +146,9 @@ class Game:
         self.players = players
         self.options = check_options(self.name, self.option_specs, options)
         chosen = self.options.get("first_dealer")
+        if chosen == "random":
+            # the rules' other spelling of None: drawn from the match seed
+            self.options["first_dealer"] = chosen = None
         if type(chosen) is int and chosen >= players:
             raise RulesError(f"first_dealer must be a seat 0..{players - 1}, not {chosen}")
 

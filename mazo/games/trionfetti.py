@@ -229,6 +229,7 @@ OPTIONS: tuple[Option, ...] = (
         "the ranking in force at the start of the match",
         check=_ranking_option,
         describe="a preset id (" + ", ".join(PRESETS) + ") or a list of levels",
+        choices=tuple(PRESETS),
     ),
     Option(
         "first_dealer",

@@ -134,6 +134,7 @@ def create_app(
                             "allowed": list(o.allowed) if o.allowed is not None else None,
                             "describe": o.allowed_text(),
                             "help": o.help,
+                            "choices": list(o.choices) if o.choices is not None else None,
                         }
                         for o in cls.option_specs
                     ],

@@ -54,9 +54,10 @@ export function cardName(code) {
   return t("card.name", { rank: t("rank." + rankOf(code)), suit: t("suit." + suitOf(code)) });
 }
 
-/** Short label: "7 oros" style text for chips and logs (code in brackets). */
-export function cardLabel(code) {
-  return isCard(code) ? `${code} · ${cardName(code)}` : code;
+/** The corner mark of a rank in the interface language: 1..10, or the figure's letter
+ * (S/C/R in Spanish, F/C/R in Italian, J/Q/K in English). */
+export function rankShort(rank) {
+  return ["J", "Q", "K"].includes(rank) ? t("face." + rank + ".short") : rank;
 }
 
 // ---- suit symbols, drawn in a 20x20 box centred on 0,0 ------------------------------
@@ -274,8 +275,8 @@ export function cardEl(code, opts = {}) {
   el.dataset.card = code;
   if (opts.legal) el.classList.add("legal");
   const name = cardName(code);
-  el.title = `${name} (${code})`;
-  el.setAttribute("aria-label", opts.label || `${name} (${code})`);
+  el.title = name;
+  el.setAttribute("aria-label", opts.label || name);
   if (!opts.button) el.setAttribute("role", "img");
   el.innerHTML = faceSvg(code, opts.style || "spanish");
   return el;

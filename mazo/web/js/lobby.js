@@ -53,7 +53,7 @@ function valueLabel(v) {
   if (v === false) return t("val.false");
   if (v === null) return t("val.null");
   if (typeof v === "number") return String(v);
-  if (isCard(v)) return `${v} · ${cardName(v)}`;
+  if (isCard(v)) return cardName(v);
   return t("val." + v, null, String(v).replace(/_/g, " "));
 }
 
@@ -136,7 +136,20 @@ function fillOptions(keep) {
     const help = has("opt." + opt.name + ".help") ? t("opt." + opt.name + ".help") : opt.help || "";
     const label = h("label", { for: id, class: help ? "help" : null, title: help || null }, t("opt." + opt.name, null, opt.name.replace(/_/g, " ")));
     let control;
-    if (Array.isArray(opt.allowed)) {
+    if (opt.name === "first_dealer") {
+      // seats are shown 1..n, as everywhere in the page; the engine counts from 0
+      control = h("select", { id, class: "option", dataset: { name: opt.name, kind: "select" }, title: help || null });
+      const drawn = opt.default === "draw" ? t("lobby.dealer_draw") : t("lobby.dealer_random");
+      control.append(h("option", { value: JSON.stringify(opt.default ?? null) }, drawn));
+      const n = Number($("players").value) || 0;
+      for (let i = 0; i < n; i++) control.append(h("option", { value: JSON.stringify(i) }, t("seat.n", { n: i + 1 })));
+    } else if (Array.isArray(opt.choices)) {
+      // an open option with named choices (Trionfetti's presets): a list of them
+      control = h("select", { id, class: "option", dataset: { name: opt.name, kind: "select" }, title: help || null });
+      for (const v of opt.choices) control.append(h("option", { value: JSON.stringify(v) }, has("ranking." + v) ? t("ranking." + v) : valueLabel(v)));
+      control.value = JSON.stringify(opt.default);
+      if (control.selectedIndex < 0 && control.options.length) control.selectedIndex = 0;
+    } else if (Array.isArray(opt.allowed)) {
       control = h("select", { id, class: "option", dataset: { name: opt.name, kind: "select" }, title: help || null });
       for (const v of opt.allowed) control.append(h("option", { value: JSON.stringify(v) }, valueLabel(v)));
       control.value = JSON.stringify(opt.default);
@@ -151,7 +164,10 @@ function fillOptions(keep) {
       });
       control.value = opt.default === null || opt.default === undefined ? "" : String(opt.default);
     }
-    if (keep && before[opt.name] !== undefined) control.value = before[opt.name];
+    if (keep && before[opt.name] !== undefined) {
+      control.value = before[opt.name];
+      if (control.tagName === "SELECT" && control.selectedIndex < 0) control.selectedIndex = 0;
+    }
     box.append(label, control);
   }
 }
@@ -489,7 +505,10 @@ async function main() {
     fillSeats();
     fillOptions();
   });
-  $("players").addEventListener("change", fillSeats);
+  $("players").addEventListener("change", () => {
+    fillSeats();
+    fillOptions(true); // the first dealer's seats follow the player count
+  });
   $("create-form").addEventListener("submit", onCreate);
   $("turn-timer").addEventListener("change", () => {
     lobby.timerTouched = true;

@@ -700,7 +700,7 @@ function genericWhy(ctx) {
   if (ctx.obs.match_over) return t("why.match_over");
   const cards = ctx.legal.filter((a) => isCard(a) || /^[^ ]+\+/.test(a));
   if (ctx.obs.to_act !== ctx.seat && !cards.length) return t("why.not_your_turn", { name: seatName(ctx.table, ctx.obs.to_act) });
-  const list = ctx.legal.map((a) => (isCard(a) ? a : ctx.actionLabel(a))).join(", ");
+  const list = ctx.legal.map((a) => (isCard(a) ? cardName(a) : ctx.actionLabel(a))).join(", ");
   return t("why.not_legal", { legal: list || t("why.nothing") });
 }
 
@@ -878,21 +878,28 @@ function renderLast(ctx, mod) {
   const end = (ctx.msg.events || []).find((e) => e.type === "hand_end" && Array.isArray(e.points));
   if (end) {
     const pts = end.points.map((p, side) => `${ctx.sideName(side)} ${p > 0 ? "+" : ""}${p}`).join(" · ");
-    text += " " + t("last.deal_over", { points: pts });
+    text += " " + gameText(ctx, "last.deal_over", { points: pts });
   }
   box.textContent = text;
 }
 
+/** A text some game names its own way (Escoba's unit is the hand): `key.<game>`, else `key`. */
+function gameText(ctx, key, params) {
+  return t(`${key}.${ctx.game}`, params, t(key, params));
+}
+
 function renderHistory(ctx) {
   const box = $("history");
+  const heading = box.parentElement && box.parentElement.querySelector("h2");
+  if (heading) heading.textContent = gameText(ctx, "history.title");
   const hist = ctx.msg.history || [];
   if (!hist.length) {
-    clear(box, h("p", { class: "empty" }, t("history.empty")));
+    clear(box, h("p", { class: "empty" }, gameText(ctx, "history.empty")));
     return;
   }
   const sides = [];
   for (let side = 0; side < ctx.sides; side++) sides.push(ctx.sideName(side));
-  const head = h("tr", null, h("th", { scope: "col" }, t("history.deal")), sides.map((n) => h("th", { scope: "col" }, n)));
+  const head = h("tr", null, h("th", { scope: "col" }, gameText(ctx, "history.deal")), sides.map((n) => h("th", { scope: "col" }, n)));
   const rows = hist
     .slice()
     .reverse()
@@ -908,7 +915,7 @@ function renderHistory(ctx) {
         }),
       ),
     );
-  clear(box, h("table", { class: "history" }, h("caption", null, t("history.caption")), h("thead", null, head), h("tbody", null, rows)));
+  clear(box, h("table", { class: "history" }, h("caption", null, gameText(ctx, "history.caption")), h("thead", null, head), h("tbody", null, rows)));
 }
 
 // ---- the flow of play: pacing, overlays, timers (see js/flow.js) ---------------------

@@ -2,7 +2,7 @@
 // signals (a menu), the trump-2 exchange, open hands (known_cards) and removed cards.
 
 import { suitIcon } from "../cards.js";
-import { finishedTrick } from "./common.js";
+import { finishedTrick, trickLine } from "./common.js";
 
 function lastTrick(obs) {
   const tricks = obs.tricks || [];
@@ -124,11 +124,11 @@ export default {
         h("h3", null, t("briscola.tricks_this_deal", { n: tricks.length })),
         h(
           "ul",
-          { class: "msglist" },
+          { class: "msglist tricklist", id: "trick-history" },
           tricks
             .slice()
             .reverse()
-            .map((tr) => h("li", null, `${tr.cards.join(" ")} → ${ctx.seatName(tr.winner)} (+${tr.points})`)),
+            .map((tr) => trickLine(ctx, tr, t("history.trick_takes_points", { name: ctx.seatName(tr.winner), points: tr.points ?? 0 }))),
         ),
       );
     }

@@ -1,5 +1,7 @@
 // Pieces more than one game module draws the same way.
 
+import { rankShort } from "../cards.js";
+
 // A finished trick ({leader, cards, winner}) as the table's trick area shows it: each
 // card with the seat that played it, the winner's marked, and a caption.
 export function finishedTrick(last, ctx, caption) {
@@ -12,3 +14,26 @@ export function finishedTrick(last, ctx, caption) {
     caption,
   };
 }
+
+/** Small card pictures in a row, for histories and lists (never the raw codes).
+ * opts.win: a code to mark as the card that took the trick; opts.dim: codes drawn faded. */
+export function miniCards(ctx, codes, opts = {}) {
+  const dim = new Set(opts.dim || []);
+  return ctx.h(
+    "span",
+    { class: "mini-cards" + (opts.className ? " " + opts.className : "") },
+    (codes || []).map((c) =>
+      ctx.card(c, { small: true, extraClass: "mini" + (c === opts.win ? " win" : "") + (dim.has(c) ? " dim" : "") }),
+    ),
+  );
+}
+
+/** One finished trick as a history line: its cards in playing order (the winner's
+ * marked) and a sentence such as "Bot 2 takes (+14)". */
+export function trickLine(ctx, trick, text) {
+  const i = (trick.winner - trick.leader + ctx.players) % ctx.players;
+  return ctx.h("li", { class: "trick-line" }, miniCards(ctx, trick.cards, { win: trick.cards[i] }), ctx.h("span", { class: "trick-text" }, text));
+}
+
+/** A rank as the corner of a card shows it, in the interface language. */
+export { rankShort };

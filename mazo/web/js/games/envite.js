@@ -3,8 +3,8 @@
 // with any pending proposal, tumbo, team signs and consultations (menus), renuncio
 // offences (penalize mode), and why a card may not be played (the duty to follow).
 
-import { suitOf, rankOf, suitIcon } from "../cards.js";
-import { finishedTrick } from "./common.js";
+import { suitOf, rankOf, rankShort, suitIcon } from "../cards.js";
+import { finishedTrick, trickLine } from "./common.js";
 
 const FIXED = {
   4: [],
@@ -208,7 +208,7 @@ export default {
             "span",
             { class: "chip" + (marks.length ? " strong" : "") + (c === obs.vira ? " out" : ""), title },
             h("span", { html: suitIcon(suitOf(c), ctx.style, 14) }),
-            rankOf(c) + suitOf(c),
+            rankShort(rankOf(c)),
             marks.length ? h("small", null, " " + marks.join(", ")) : null,
           ),
         );
@@ -244,11 +244,52 @@ export default {
       );
       if (obs.team_must_answer) lines.push(h("p", null, t("envite.answer_hint", { fold: FOLD_GIVES[bet.pending.level] ?? "?" })));
     }
-    if (bet.raise_right !== null && bet.raise_right !== undefined) lines.push(h("p", { class: "note" }, t("envite.raise_right", { team: ctx.sideName(bet.raise_right) })));
+    if (bet.pending) {
+      // while a proposal waits, the answering team may raise at once (rules §9.2),
+      // whoever accepted the last bet
+      const answering = 1 - bet.pending.team;
+      lines.push(
+        h(
+          "p",
+          { class: "note", id: "raise-note" },
+          bet.pending.level < 4
+            ? t("envite.answer_may_raise", { team: ctx.sideName(answering), level: levelName(ctx, bet.pending.level + 1) })
+            : t("envite.answer_top", { team: ctx.sideName(answering) }),
+        ),
+      );
+    } else if ((bet.level || 0) < 4) {
+      // below chico: who may propose the next step (after an acceptance, the acceptors)
+      const next = levelName(ctx, (bet.level || 0) + 1);
+      const right = bet.raise_right !== null && bet.raise_right !== undefined && (ctx.table.options || {}).raise_right !== "any_team";
+      lines.push(
+        h(
+          "p",
+          { class: "note", id: "raise-note" },
+          right ? t("envite.next_envio", { team: ctx.sideName(bet.raise_right), level: next }) : t("envite.either_may_propose", { level: next }),
+        ),
+      );
+    }
     if (obs.phase === "tumbo_decision" && obs.tumbo_team !== null && obs.tumbo_team !== undefined) {
       lines.push(h("p", null, h("strong", null, t("envite.tumbo_decision", { team: ctx.sideName(obs.tumbo_team) }))));
     }
     out.push(ctx.panel(t("envite.bet_title"), ladder, ...lines));
+    // the tricks of this deal, latest first
+    const tricks = obs.tricks || [];
+    if (tricks.length) {
+      out.push(
+        ctx.panel(
+          t("envite.tricks_title", { n: tricks.length }),
+          h(
+            "ul",
+            { class: "msglist tricklist", id: "trick-history" },
+            tricks
+              .slice()
+              .reverse()
+              .map((tr) => trickLine(ctx, tr, t("history.trick_takes", { name: ctx.seatName(tr.winner) }))),
+          ),
+        ),
+      );
+    }
     // team messages
     const msgs = obs.messages || [];
     if (msgs.length || ctx.legal.some((a) => a.startsWith("signal ") || a.startsWith("consult "))) {

@@ -2,6 +2,8 @@
 // to make 15, highlighting the table cards it takes), captured piles, escobas and the
 // breakdown of the last hand.
 
+import { miniCards } from "./common.js";
+
 function parse(action) {
   const parts = action.split("+");
   return { card: parts[0], captured: parts.slice(1) };
@@ -107,7 +109,11 @@ export default {
         h(
           "ul",
           { class: "msglist" },
-          markers.map((m) => h("li", null, m.card === "deal" ? t("escoba.opening_escoba", { name: ctx.seatName(m.seat) }) : t("escoba.escoba_by", { name: ctx.seatName(m.seat), card: ctx.cardName(m.card) }))),
+          markers.map((m) =>
+            m.card === "deal"
+              ? h("li", null, t("escoba.opening_escoba", { name: ctx.seatName(m.seat) }))
+              : h("li", { class: "play-line" }, t("escoba.escoba_by", { name: ctx.seatName(m.seat), card: ctx.cardName(m.card) }), " ", miniCards(ctx, [m.card])),
+          ),
         ),
       );
     }
@@ -116,12 +122,23 @@ export default {
         h("h3", null, t("escoba.plays_this_hand")),
         h(
           "ul",
-          { class: "msglist" },
+          { class: "msglist playlist", id: "play-history" },
           hist
             .slice()
             .reverse()
             .slice(0, 12)
-            .map((e) => h("li", null, `${ctx.seatName(e.seat)}: ${e.card}${e.captured && e.captured.length ? " → " + e.captured.join(" ") : ""}${e.escoba ? " ★" : ""}`)),
+            .map((e) => {
+              const took = e.captured && e.captured.length;
+              return h(
+                "li",
+                { class: "play-line" + (e.escoba ? " escoba" : "") },
+                h("span", { class: "who" }, ctx.seatName(e.seat)),
+                miniCards(ctx, [e.card]),
+                h("span", { class: "verb" }, took ? t("escoba.took") : t("escoba.laid")),
+                took ? miniCards(ctx, e.captured) : null,
+                e.escoba ? h("strong", { class: "escoba-mark" }, t("escoba.escoba")) : null,
+              );
+            }),
         ),
       );
     }

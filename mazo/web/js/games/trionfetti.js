@@ -3,8 +3,8 @@
 // and deal 4's leftover, the vega (call, accept, refuse), partner sharing, claims to the
 // partner or the table (menus) and free talk (tell / say) in a text box.
 
-import { RANKS_52, SUITS, suitIcon } from "../cards.js";
-import { finishedTrick } from "./common.js";
+import { RANKS_52, SUITS, suitIcon, rankShort } from "../cards.js";
+import { finishedTrick, miniCards, trickLine } from "./common.js";
 
 const PRESETS = {
   piu_ponto_e_piu_figure: "K Q J 10 9 8 7 6 5 4 3 2 1",
@@ -27,9 +27,46 @@ function claimText(ctx, claim) {
   return claim;
 }
 
+/** A claim's short label in a menu: the word, the rank's name, or a small card picture. */
 function shortClaim(ctx, claim) {
   if (WORDS.includes(claim)) return ctx.t("claim." + claim);
+  if (RANKS_52.includes(claim)) return ctx.t("rank." + claim);
+  if (ctx.isCard(claim)) return miniCards(ctx, [claim]);
   return claim;
+}
+
+/** A ranking as text in the interface language: "K Q J 10 ... 1", with the suits of a
+ * level that holds only some of them named ("R (spade)"). */
+function levelsText(ctx, levels) {
+  return levels
+    .map((l) => {
+      const suits = l.suits || SUIT_ORDER;
+      if (suits.length === 4) return rankShort(l.rank);
+      return `${rankShort(l.rank)} (${suits
+        .split("")
+        .map((x) => ctx.t("suit." + x))
+        .join(", ")})`;
+    })
+    .join(" ");
+}
+
+/** A preset's button: its name and its order, each level's rank as the cards show it
+ * and the suits of a part level as symbols. */
+function presetLabel(ctx, id) {
+  const { h } = ctx;
+  return h(
+    "span",
+    { class: "preset-label" },
+    h("span", { class: "preset-name" }, ctx.t("ranking." + id)),
+    " ",
+    h(
+      "span",
+      { class: "preset-order" },
+      presetLevels(id).map((l) =>
+        h("span", { class: "lvl" }, rankShort(l.rank), l.suits.length < 4 ? l.suits.split("").map((x) => h("span", { html: suitIcon(x, ctx.style, 12) })) : null),
+      ),
+    ),
+  );
 }
 
 function vegaValue(obs) {
@@ -49,7 +86,7 @@ function levelChip(ctx, level) {
   return h(
     "span",
     { class: "chip" + (all ? "" : " strong"), title },
-    level.rank,
+    rankShort(level.rank),
     all ? null : suits.split("").map((s) => h("span", { html: suitIcon(s, ctx.style, 14) })),
   );
 }
@@ -62,6 +99,62 @@ function lastTrickFromLog(obs) {
     if (e.type === "deal") return null;
   }
   return null;
+}
+
+/** What each partner showed this smazzata, every card once with the latest knowledge:
+ * still in the partner's hand (shown during this deal and not played since), or gone
+ * (played since, or set aside with an earlier deal). Strongest first. */
+export function partnerKnowledge(obs, seat) {
+  const log = obs.smazzata_log || obs.deal_log || [];
+  let first = -1;
+  log.forEach((e, i) => {
+    if (e.type === "deal") first = i;
+  });
+  const played = new Map();
+  log.forEach((e, i) => {
+    if (e.type === "play") played.set(e.card, i);
+  });
+  const rank = new Map();
+  (obs.ranking || []).forEach((level, i) => {
+    for (const x of level.suits || SUIT_ORDER) rank.set(level.rank + x, i);
+  });
+  const bySeat = new Map();
+  log.forEach((e, i) => {
+    if (e.type !== "share" || e.seat === seat) return;
+    if (!bySeat.has(e.seat)) bySeat.set(e.seat, { seat: e.seat, cards: new Map(), reason: null });
+    const entry = bySeat.get(e.seat);
+    for (const c of e.cards) entry.cards.set(c, { at: i, reason: e.reason });
+  });
+  const strength = (a, b) => (rank.get(a) ?? 99) - (rank.get(b) ?? 99);
+  return [...bySeat.values()].map((entry) => {
+    const held = [];
+    const gone = [];
+    let latest = null;
+    for (const [c, k] of entry.cards) {
+      const now = k.at > first && k.reason !== "shown_previous" && !((played.get(c) ?? -1) > k.at);
+      if (now) {
+        held.push(c);
+        if (!latest || k.at > latest.at) latest = k;
+      } else gone.push(c);
+    }
+    const reason = latest ? latest.reason : null;
+    return { seat: entry.seat, held: held.sort(strength), gone: gone.sort(strength), reason };
+  });
+}
+
+/** The tricks of the smazzata, grouped by deal, latest deal first. */
+function tricksByDeal(obs) {
+  const log = obs.smazzata_log || obs.deal_log || [];
+  const deals = [];
+  for (const e of log) {
+    const d = deals[deals.length - 1];
+    if (e.type === "deal") deals.push({ deal: e.deal, tricks: [], vega: null });
+    else if (!d) continue;
+    else if (e.type === "trick") d.tricks.push(e);
+    else if (e.type === "vega") d.vega = { seat: e.seat, value: e.value, answer: null, by: null };
+    else if ((e.type === "accept" || e.type === "refuse") && d.vega) Object.assign(d.vega, { answer: e.type, by: e.seat });
+  }
+  return deals.filter((d) => d.tricks.length || d.vega).reverse();
 }
 
 function talkForm(ctx) {
@@ -236,7 +329,7 @@ function levelRow(ed, level, i) {
     "li",
     { class: "rank-level" + (level.suits.length < 4 ? " part" : ""), dataset: { rank: level.rank, suits: level.suits } },
     h("span", { class: "pos", "aria-hidden": "true" }, `${i + 1}.`),
-    h("span", { class: "rank-code", title: name }, level.rank),
+    h("span", { class: "rank-code", title: name }, rankShort(level.rank)),
     h("span", { class: "level-name" }, name),
     h(
       "span",
@@ -414,7 +507,7 @@ export default {
     const { obs, t } = ctx;
     if (action.startsWith("rank ")) {
       const id = action.slice(5);
-      if (PRESETS[id]) return `${t("ranking." + id)}: ${PRESETS[id]}`;
+      if (PRESETS[id]) return `${t("ranking." + id)}: ${levelsText(ctx, presetLevels(id))}`;
       return t("trionfetti.custom_ranking");
     }
     if (action === "keep") return t("trionfetti.act.keep", { name: t("ranking." + obs.ranking_name, null, obs.ranking_name) });
@@ -441,7 +534,13 @@ export default {
     ];
     const short = (a) => shortClaim(ctx, claimOf(a));
     return [
-      { key: "ranking", actions: ranking, title: ranking.length ? t("trionfetti.choose_ranking") : null, className: "bet" },
+      {
+        key: "ranking",
+        actions: ranking,
+        title: ranking.length ? t("trionfetti.choose_ranking") : null,
+        className: "bet",
+        label: (a) => (a.startsWith("rank ") && PRESETS[a.slice(5)] ? presetLabel(ctx, a.slice(5)) : ctx.actionLabel(a)),
+      },
       { key: "main", actions: rest },
       { key: "signals", menu: true, title: t("trionfetti.signals_menu"), actions: signals, sections: sections(signals), label: short },
       { key: "announce", menu: true, title: t("trionfetti.announce_menu"), actions: announces, sections: sections(announces), label: short },
@@ -521,18 +620,58 @@ export default {
     else if (vega.used) vegaLines.push(h("p", null, t("trionfetti.vega_used", { n: vega.stake })));
     else vegaLines.push(h("p", null, t("trionfetti.vega_open", { n: vegaValue(obs) })));
     out.push(ctx.panel(t("trionfetti.vega_title"), ...vegaLines));
-    const shared = obs.partner_cards || [];
-    if (shared.length) {
+    const known = partnerKnowledge(obs, ctx.seat);
+    if (known.length) {
       out.push(
         ctx.panel(
           t("trionfetti.shared_title"),
-          shared.map((s) =>
+          known.map((k) =>
             h(
               "div",
-              { class: "shared" },
-              h("p", { class: "note" }, t("trionfetti.shared_line", { name: ctx.seatName(s.seat), reason: t("trionfetti.share." + s.reason, null, s.reason) })),
-              h("div", { class: "cardrow" }, s.cards.map((c) => ctx.card(c, { small: true }))),
+              { class: "shared", id: "partner-shown", dataset: { seat: String(k.seat) } },
+              k.held.length
+                ? [
+                    h("p", { class: "note" }, t("trionfetti.shared_held", { name: ctx.seatName(k.seat), reason: t("trionfetti.share." + k.reason, null, k.reason) })),
+                    miniCards(ctx, k.held, { className: "held" }),
+                  ]
+                : null,
+              k.gone.length
+                ? [h("p", { class: "note" }, t("trionfetti.shared_gone", { name: ctx.seatName(k.seat) })), miniCards(ctx, k.gone, { className: "gone" })]
+                : null,
             ),
+          ),
+        ),
+      );
+    }
+    const byDeal = tricksByDeal(obs);
+    if (byDeal.length) {
+      out.push(
+        ctx.panel(
+          t("trionfetti.tricks_title"),
+          h(
+            "div",
+            { id: "trick-history" },
+            byDeal.map((d) => [
+              h("h3", null, t("trionfetti.deal_n", { n: d.deal })),
+              d.vega
+                ? h(
+                    "p",
+                    { class: "note vega-line" },
+                    t("trionfetti.log_vega", { name: ctx.seatName(d.vega.seat), n: d.vega.value }),
+                    d.vega.answer ? " " + t("trionfetti.log_vega_" + d.vega.answer, { name: ctx.seatName(d.vega.by) }) : "",
+                  )
+                : null,
+              d.tricks.length
+                ? h(
+                "ul",
+                { class: "msglist tricklist" },
+                d.tricks
+                  .slice()
+                  .reverse()
+                  .map((tr) => trickLine(ctx, tr, t("history.trick_takes", { name: ctx.seatName(tr.winner) }))),
+              )
+                : null,
+            ]),
           ),
         ),
       );
@@ -550,7 +689,7 @@ export default {
                 msgs.map((m) => {
                   const who = ctx.seatName(m.seat);
                   if (m.type === "tell" || m.type === "say") return h("li", null, t("trionfetti.msg_" + m.type, { name: who, text: m.text }));
-                  return h("li", null, t("trionfetti.msg_" + m.type, { name: who, claim: claimText(ctx, m.claim) }));
+                  return h("li", null, t("trionfetti.msg_" + m.type, { name: who, claim: claimText(ctx, m.claim) }), ctx.isCard(m.claim) ? [" ", miniCards(ctx, [m.claim])] : null);
                 }),
               )
             : h("p", { class: "empty" }, t("trionfetti.no_messages")),
