@@ -5,6 +5,8 @@
 import { initI18n, t, onLanguageChange } from "./i18n.js";
 import { cardEl, backEl, cardName, deckStyle, saveDeckStyle, isCard } from "./cards.js";
 import { h, clear, panel } from "./dom.js";
+import { Pacer, dwellOf, dealEnd, gatherTrick, slideIn, WATCH_RESULT_MS } from "./flow.js";
+import { initSoundToggle, playSound } from "./sound.js";
 import { renderHint, receiveHint, hintFailed } from "./hint.js";
 import { Pacer, dwellOf, dealEnd, gatherTrick, slideIn, WATCH_RESULT_MS } from "./flow.js";
 import { initSoundToggle, playSound } from "./sound.js";
@@ -1172,7 +1174,7 @@ function resultBox(ctx, result) {
   const deal = row ? row.deal : result.history.length;
   const scores = row ? row.scores : (ev.detail && ev.detail.scores) || ctx.obs.scores;
   const head = h("tr", null, h("th", { scope: "col" }, ctx.teamGame ? t("scores.team") : t("scores.player")), h("th", { scope: "col" }, t("result.this_deal")), h("th", { scope: "col" }, t("result.score")));
-  const details = mod.dealResult ? mod.dealResult(ev, ctx) : null;
+  const details = mod.dealResult ? mod.dealResult(ev, ctx) : dealDetails(ev, ctx);
   const detail = ev.detail || {};
   const side = typeof detail.winner === "number" ? detail.winner : typeof detail.team === "number" ? detail.team : null;
   const headline = side !== null && side < ctx.sides ? t("result.won_by", { side: ctx.sideName(side) }) : null;
@@ -1190,6 +1192,37 @@ function resultBox(ctx, result) {
     h("p", { class: "note" }, seated ? t("result.note_seated") : t("result.note_watching")),
     h("div", { class: "overlay-buttons" }, go),
   );
+}
+
+/** The deal's details from the game's own dictionary keys, for games without a dealResult
+ * hook: why the deal ended (`<game>.reason.<reason>`: Envite, Trionfetti), a chico won, and
+ * a breakdown of per-side numbers (`<game>.bd.<key>`: Escoba's escobas, cards, coins...). */
+function dealDetails(ev, ctx) {
+  const d = ev.detail || {};
+  const g = ctx.game;
+  const out = [];
+  if (typeof d.reason === "string") {
+    const award = d.award === "chico" ? t(g + ".level.chico", null, "chico") : d.award;
+    const team = typeof d.team === "number" ? ctx.sideName(d.team) : "";
+    const why = t(`${g}.reason.${d.reason}`, { team, award, n: d.award }, "");
+    if (why) out.push(h("p", null, why));
+  }
+  if (typeof d.chico === "number") {
+    const chico = t(g + ".chico_won", { team: ctx.sideName(d.chico) }, "");
+    if (chico) out.push(h("p", null, h("strong", null, chico)));
+  }
+  const rows = [];
+  for (const [key, values] of Object.entries(d)) {
+    if (key === "scores" || !Array.isArray(values) || values.length !== ctx.sides || !values.every((v) => typeof v === "number")) continue;
+    const label = t(`${g}.bd.${key}`, null, "");
+    if (!label || (key !== "total" && !values.some((v) => v))) continue;
+    rows.push(h("tr", { class: key === "total" ? "total" : null }, h("th", { scope: "row" }, label), values.map((v) => h("td", null, String(v)))));
+  }
+  if (rows.length) {
+    const head = h("tr", null, h("th", null, ""), Array.from({ length: ctx.sides }, (_, side) => h("th", { scope: "col" }, ctx.sideName(side))));
+    out.push(h("table", { class: "scores breakdown" }, h("thead", null, head), h("tbody", null, rows)));
+  }
+  return out;
 }
 
 function onContinue() {
