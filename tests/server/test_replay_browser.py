@@ -175,6 +175,16 @@ def test_the_lobby_lists_finished_tables_linked_to_their_replay(base: str, page:
     link.click()
     page.wait_for_url(f"**/replay/{table_id}**")
     wait_step(page, 1, 0, 0)
+    # a link to a deal the match does not have opens its first deal
+    page.goto(f"{base}/replay/{table_id}?seat=1&deal=99&move=3")
+    wait_step(page, 1, 0, 1)
+    # a match still being played has no replay yet: the page says so
+    seats = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bea"}]
+    live = create_table(base, "briscola", 2, seats, seed=8)
+    page.goto(f"{base}/replay/{live['id']}")
+    page.wait_for_selector("#message:not([hidden])")
+    assert "over" in page.inner_text("#message")
+    assert page.get_attribute("#replay-table", "href") == f"/table/{live['id']}"
 
 
 def test_the_hint_button_shows_a_legal_card_and_a_reason(base: str, browser: Any) -> None:

@@ -47,10 +47,12 @@ async function fetchDeal(seat, deal) {
   return data;
 }
 
-/** Load (seat, deal) and show its step `index` (clamped; -1: the last). */
-async function load(seat, deal, index) {
+/** Load (seat, deal) and show its step `index` (clamped; -1: the last, -2: the one
+ * before); false when the server refused (the reason is shown). */
+async function load(seat, deal, index, quiet = false) {
   view.loading = true;
   renderBar();
+  let ok = true;
   try {
     const data = await fetchDeal(seat, deal);
     view.summary = data.table;
@@ -61,11 +63,13 @@ async function load(seat, deal, index) {
     const last = view.steps.length - 1;
     view.index = Math.max(0, Math.min(last, index < 0 ? last + 1 + index : index));
   } catch (err) {
-    view.host.showMessage(t("replay.failed", { error: err.message }), "error", true);
+    ok = false;
+    if (!quiet) view.host.showMessage(t("replay.failed", { error: err.message }), "error", true);
   } finally {
     view.loading = false;
   }
   show();
+  return ok;
 }
 
 /** A step as the page draws it: nothing to click (no legal actions), and no pacing (the
@@ -129,7 +133,8 @@ function renderBar() {
     anchor.insertBefore(bar, anchor.firstChild);
   }
   if (!view.summary) {
-    clear(bar, h("strong", { class: "replay-title" }, t("replay.title")), " ", h("span", { class: "replay-counter" }, t("replay.loading")));
+    const note = view.loading ? t("replay.loading") : "";
+    clear(bar, h("strong", { class: "replay-title" }, t("replay.title")), " ", h("span", { id: "replay-counter", class: "replay-counter" }, note), tableLink());
     return;
   }
   const last = view.steps.length - 1;
@@ -149,7 +154,7 @@ function renderBar() {
     h("strong", { class: "replay-title" }, t("replay.title")),
     h(
       "span",
-      { class: "replay-buttons" },
+      { class: "replay-buttons", title: t("replay.keys") },
       button("replay-first", "|◀", "replay.first", () => go(0), atStart || view.index === 0),
       button("replay-back", "◀", "replay.back", () => go(view.index - 1), atStart),
       button("replay-forward", "▶", "replay.forward", () => go(view.index + 1), atEnd),
@@ -158,8 +163,13 @@ function renderBar() {
     h("span", { id: "replay-counter", class: "replay-counter", "aria-live": "polite" }, t("replay.counter", { deal: view.deal, move: view.index, moves: last })),
     h("label", { class: "picker" }, h("span", null, t("replay.deal")), dealSel),
     h("label", { class: "picker" }, h("span", null, t("replay.seat")), seatSel),
-    h("span", { class: "replay-keys" }, t("replay.keys")),
+    tableLink(),
   );
+}
+
+function tableLink() {
+  const href = `/table/${encodeURIComponent(view.host.tableId)}`;
+  return h("a", { class: "replay-table-link", id: "replay-table", href }, t("replay.open_table"));
 }
 
 function onKey(ev) {
@@ -200,5 +210,10 @@ export async function startReplay(host) {
   }
   const deal = Number(q.get("deal")) || 1;
   const move = q.has("move") ? Number(q.get("move")) || 0 : 0;
-  await load(Number.isInteger(seat) ? seat : null, deal, move);
+  seat = Number.isInteger(seat) ? seat : null;
+  // a link to a deal or seat the match does not have: its first deal, from the same seat
+  // or else the spectators' view (the server says what was wrong only if that fails too)
+  if (await load(seat, deal, move, true)) return;
+  if (await load(seat, 1, 0, true)) return;
+  await load(null, 1, 0);
 }

@@ -5,8 +5,6 @@
 import { initI18n, t, onLanguageChange } from "./i18n.js";
 import { cardEl, backEl, cardName, deckStyle, saveDeckStyle, isCard } from "./cards.js";
 import { h, clear, panel } from "./dom.js";
-import { Pacer, dwellOf, dealEnd, gatherTrick, slideIn, WATCH_RESULT_MS } from "./flow.js";
-import { initSoundToggle, playSound } from "./sound.js";
 import { renderHint, receiveHint, hintFailed } from "./hint.js";
 import { Pacer, dwellOf, dealEnd, gatherTrick, slideIn, WATCH_RESULT_MS } from "./flow.js";
 import { initSoundToggle, playSound } from "./sound.js";
@@ -336,7 +334,9 @@ function renderHeader(ctx) {
   document.title = `${title} · mazo`;
   const watching = ctx.seat === null || ctx.seat === undefined;
   const mineInfo = watching ? null : seatInfo(ctx.table, ctx.seat);
-  const who = watching
+  const who = REPLAY
+    ? watching ? t("replay.as_spectators") : t("replay.as_seat", { name: seatName(ctx.table, ctx.seat) })
+    : watching
     ? t("table.watching")
     : mineInfo && mineInfo.name
       ? t("table.you_are_named", { n: ctx.seat + 1, name: mineInfo.name })
