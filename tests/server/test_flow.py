@@ -399,3 +399,50 @@ def test_turn_timer_hands_the_seat_to_a_bot_and_back(quick_timers: str, page: Pa
     page.click("#im-back")
     page.wait_for_selector("#back-bar", state="hidden")
     assert public(base, t["id"])["seats"][0]["autoplay"] is False
+
+
+# ---- what the header and the status bar say ---------------------------------------------------
+
+
+def test_header_names_the_seat_once_and_counts_spectators(base: str, browser: Any) -> None:
+    t = create_table(base, "briscola", 2, [ANA, {"kind": "human"}], settings={"dwell": 0})
+    pages = [new_page(browser) for _ in range(4)]
+    try:
+        ana, unnamed, watch1, watch2 = (pg for _c, pg, _e in pages)
+        ana.goto(base + t["seats"][0]["join_url"])
+        ana.wait_for_selector("#status[data-version]")
+        assert ana.inner_text("#who") == "you are Ana (seat 1)"
+        unnamed.goto(base + t["seats"][1]["join_url"])
+        unnamed.wait_for_selector("#status[data-version]")
+        assert unnamed.inner_text("#who") == "you are seat 2"
+        watch1.goto(base + t["watch_url"])
+        watch1.wait_for_selector("#status[data-version]")
+        assert watch1.inner_text("#who") == "watching"
+        assert watch1.locator("#crowd").count() == 0  # alone: no "1 watching"
+        watch2.goto(base + t["watch_url"])
+        watch2.wait_for_selector("#status[data-version]")
+        assert watch2.inner_text("#crowd") == " · with 1 other spectator"
+        # a watcher's arrival reaches the seats with the next state: here, a reconnect
+        ana.reload()
+        ana.wait_for_selector("#status[data-version]")
+        assert ana.inner_text("#crowd") == " · 2 spectators"
+        assert ana.inner_text("#who") == "you are Ana (seat 1)"
+    finally:
+        for context, _pg, errors in pages:
+            context.close()
+            assert not errors, errors
+
+
+def test_offline_never_says_your_turn(tmp_path: Any, page: Page) -> None:
+    with serve(tmp_path / "tables.sqlite3") as base:
+        t = create_table(base, "briscola", 2, [ANA, BOT], seed=5, settings={"dwell": 0})
+        page.goto(base + t["seats"][0]["join_url"])
+        page.wait_for_selector("#status[data-version]")
+        assert wait_my_turn_or_end(page)
+        assert "Your turn" in page.inner_text("#status")
+    # the server is gone: the status bar says so, and stops claiming it is Ana's turn
+    page.wait_for_selector("#conn[data-state='offline']", timeout=15_000)
+    page.wait_for_selector("#status.offline")
+    text = page.inner_text("#status")
+    assert "Connection lost" in text and "Your turn" not in text
+    shot(page, "offline")

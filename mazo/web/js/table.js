@@ -5,6 +5,8 @@
 import { initI18n, t, onLanguageChange } from "./i18n.js";
 import { cardEl, backEl, cardName, deckStyle, saveDeckStyle, isCard } from "./cards.js";
 import { h, clear, panel } from "./dom.js";
+import { Pacer, dwellOf, dealEnd, gatherTrick, slideIn, WATCH_RESULT_MS } from "./flow.js";
+import { initSoundToggle, playSound } from "./sound.js";
 import { renderHint, receiveHint, hintFailed } from "./hint.js";
 import { Pacer, dwellOf, dealEnd, gatherTrick, slideIn, WATCH_RESULT_MS } from "./flow.js";
 import { initSoundToggle, playSound } from "./sound.js";
@@ -1001,6 +1003,7 @@ function followRematch(msg) {
 }
 
 function renderFlow(ctx, mod) {
+  document.body.classList.toggle("is-offline", app.conn === "offline" && !!app.latest);
   renderOverlay(ctx);
   renderBackBar(ctx);
   renderLastTrickButton(ctx, mod);
