@@ -8,8 +8,6 @@ import { h, clear, panel } from "./dom.js";
 import { Pacer, dwellOf, dealEnd, gatherTrick, slideIn, WATCH_RESULT_MS } from "./flow.js";
 import { initSoundToggle, playSound } from "./sound.js";
 import { renderHint, receiveHint, hintFailed } from "./hint.js";
-import { Pacer, dwellOf, dealEnd, gatherTrick, slideIn, WATCH_RESULT_MS } from "./flow.js";
-import { initSoundToggle, playSound } from "./sound.js";
 
 const $ = (id) => document.getElementById(id);
 
