@@ -43,7 +43,7 @@ function render(box) {
           "div",
           { class: "t-seats" },
           (table.seats || []).map((s) => h("span", { class: "chip" }, seatLabel(s))),
-          h("a", { class: "replay-link", href }, t("lobby.replay")),
+          h("a", { class: "button small replay-link", href }, t("lobby.replay")),
         ),
       ),
     );
