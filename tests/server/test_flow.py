@@ -328,7 +328,7 @@ def test_match_summary_and_play_again_keep_both_links(base: str, browser: Any) -
             text = summary.inner_text()
             assert winner in text
             assert f"Decided in deal {history[-1]['deal']}" in text
-            assert pg.get_attribute("#replay-link", "href") == f"/replay/{tid}"
+            assert pg.get_attribute("#replay-link", "href") == f"/replay/{tid}?seat={s}"
             assert pg.get_attribute("#to-lobby", "href") == "/"
             # the hand area is not left empty and silent
             assert "Match over" in pg.inner_text("#hand")

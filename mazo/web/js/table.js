@@ -1269,7 +1269,9 @@ function summaryBox(ctx) {
     );
   }
   buttons.push(h("a", { class: "button", id: "to-lobby", href: "/" }, t("summary.lobby")));
-  buttons.push(h("a", { class: "button", id: "replay-link", href: `/replay/${encodeURIComponent(ctx.table.id)}` }, t("summary.replay")));
+  // a seated page's replay opens on its own seat
+  const view = seated ? `?seat=${ctx.seat}` : "";
+  buttons.push(h("a", { class: "button", id: "replay-link", href: `/replay/${encodeURIComponent(ctx.table.id)}${view}` }, t("summary.replay")));
   buttons.push(h("button", { type: "button", class: "subtle", id: "summary-hide", onclick: () => { app.summaryHidden = true; render(); } }, t("summary.hide")));
   return h(
     "div",
