@@ -51,8 +51,17 @@ def assert_no_codes(page: Page, where: str) -> None:
     assert not CODE.search(text), f"{where}: raw card codes {found} in\n{text}"
 
 
+def pick(page: Page, selector: str, value: str) -> None:
+    """Choose in a select that may sit in a closed menu (the table's settings on phones)."""
+    page.eval_on_selector(
+        selector,
+        "(el, v) => { el.value = v; el.dispatchEvent(new Event('change', {bubbles: true})); }",
+        value,
+    )
+
+
 def set_lang(page: Page, lang: str, hand_title: str) -> None:
-    page.select_option("#lang", lang)
+    pick(page, "#lang", lang)
     page.wait_for_function(
         f"document.getElementById('hand-title').textContent === {json.dumps(hand_title)}"
     )
