@@ -132,11 +132,11 @@ function send(obj) {
 function act(action) {
   if (!app.msg) return;
   if (pacer.behind()) {
-    // the screen is behind (a trick dwelling): show the newest state; act only if the
-    // action is still legal there
+    // the screen is behind (a trick dwelling): show the newest state; an action the screen
+    // offered acts only if it is still legal there (talk and custom orders are never listed)
+    const listed = (app.msg.observation.legal_actions || []).includes(action);
     pacer.flush();
-    const legal = (app.latest.observation.legal_actions || []);
-    if (!legal.includes(action)) return;
+    if (listed && !(app.latest.observation.legal_actions || []).includes(action)) return;
   }
   hideMessage();
   app.choiceCard = null;
