@@ -1028,14 +1028,18 @@ function flowBadges(s, ctx, info) {
 function turnClock(seat, cls) {
   const turn = app.latest && app.latest.table && app.latest.table.turn;
   if (!turn || turn.seat !== seat || seat === null || seat === undefined) return null;
-  const el = h("span", { class: "turn-clock " + cls, dataset: { deadline: String(app.latestAt + turn.remaining * 1000), seat: String(seat) }, title: t("timer.title", { n: turn.limit }) });
+  const el = h("span", { class: "turn-clock " + cls, dataset: { deadline: String(app.latestAt + turn.remaining * 1000), limit: String(turn.limit || 0), seat: String(seat) }, title: t("timer.title", { n: turn.limit }) });
   tickClock(el);
   return el;
 }
 
 function tickClock(el) {
-  const left = Math.max(0, Math.ceil((Number(el.dataset.deadline) - performance.now()) / 1000));
-  const text = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  const ms = Math.max(0, Number(el.dataset.deadline) - performance.now());
+  const left = Math.ceil(ms / 1000);
+  const limit = Number(el.dataset.limit) || 0;
+  // a little pie (CSS) shows the share of the time left, the text the seconds
+  el.style.setProperty("--left", String(limit ? Math.min(1, ms / 1000 / limit) : 1));
+  const text = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
   if (el.textContent !== text) el.textContent = text;
   el.classList.toggle("low", left <= 10);
 }
