@@ -21,6 +21,8 @@ from conftest import bot_choice
 import mazo
 from mazo.bots import make_bot
 from mazo.bots.heuristic.trionfetti import (
+    CALL_CEILING,
+    FIRST_CALL_FLOOR,
     TrionfettiHeuristic,
     deal_odds,
     game_equity,
@@ -368,6 +370,54 @@ def test_vega_weighs_the_scores() -> None:
     hands = {0: ["5O", "4C", "QB"], 1: ["KO", "QC", "5E"], 3: ["6C", "2O", "3E"]}
     assert choice(position(hands, [(0, "vega")])) == "refuse"
     assert choice(position(hands, [(0, "vega")], scores=(19, 0))) == "accept"
+
+
+def routine_choice(state: Any, seat: int | None = None) -> str:
+    """What the heuristic chose before a vega had to be a bet: any hand the equity sum
+    liked could call, at any point of the deal, and answers doubted a one-point vega as
+    much as one for the whole game."""
+    seat = state.to_act if seat is None else seat
+    bot = TrionfettiHeuristic(state.game, seed=1)
+    bot.first_floor, bot.call_ceiling, bot.answer_by_stake = 0.0, 1.0, False
+    return str(state.game.action_to_string(bot.choose(state.observation(seat))))
+
+
+def test_a_vega_is_a_bet_not_a_routine() -> None:
+    """Rules §8 make the vega a bet.  Before the first trick only a strong hand calls: a
+    good one plays its cards (the routine called from E = 0.68 at 0-0).  Once a trick is
+    in, a deal as good as won is played out (the opponents would refuse, the deal ending
+    for the point it wins anyway), while a deal still in doubt may be bet on."""
+    good = position({0: ["KO", "QC", "5E"]})
+    assert 0.75 < estimate(good) < FIRST_CALL_FLOOR
+    assert routine_choice(good) == "vega"
+    assert choice(good) != "vega"
+    strong = position({0: ["KO", "QC", "JE"]})
+    assert estimate(strong) >= FIRST_CALL_FLOOR and choice(strong) == "vega"
+    # seat 0 led KO and took the first trick; its KC and 2E now win the deal for sure
+    low = {1: ["2O", "3C", "4E"], 2: ["5O", "6C", "7E"], 3: ["2B", "3B", "4B"]}
+    trick = ["KO", "2O", "5O", "2B"]
+    won = position({0: ["KO", "KC", "2E"], **low}, trick)
+    assert won.to_act == 0 and estimate(won) == pytest.approx(1.0)
+    assert routine_choice(won) == "vega"
+    assert choice(won) == "KC"
+    # with JC and 5E instead it still needs a trick: a bet
+    doubt = position({0: ["KO", "JC", "5E"], **low}, trick)
+    assert 0.6 < estimate(doubt) < CALL_CEILING
+    assert choice(doubt) == "vega"
+
+
+def test_answers_weigh_the_callers_word_by_the_stake() -> None:
+    """A vega for the whole game (0-0: worth 20) is doubted hard; one worth two points
+    (the answering team on 18) is weighed nearly at face value: the 66% hand that refuses
+    the first accepts the second (the routine refused both)."""
+    hands = {0: ["5O", "4C", "QB"], 1: ["KO", "QC", "5E"], 3: ["6C", "2O", "3E"]}
+    whole = position(hands, [(0, "vega")])
+    small = position(hands, [(0, "vega")], scores=(0, 18))
+    assert small.observation(1)["vega"]["pending"]["value"] == 2
+    assert 0.6 < estimate(small, seat=1) < 0.7
+    assert choice(whole) == "refuse" and routine_choice(whole) == "refuse"
+    assert choice(small) == "accept" and routine_choice(small) == "refuse"
+    assert choice(small, seat=3) == "accept"  # the partner sees seat 1's hand
 
 
 # -- signals ----------------------------------------------------------------------------
