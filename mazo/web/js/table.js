@@ -666,7 +666,7 @@ function renderHand(ctx, mod) {
     el.addEventListener("click", () => onHandCard(code));
     box.append(el);
   }
-  if (ctx.obs.match_over && !hand.length) box.append(matchEndStrip(ctx));
+  if (ctx.obs.match_over) box.append(matchEndStrip(ctx)); // the result and the way on
 }
 
 function onHandCard(code) {
@@ -1002,6 +1002,7 @@ function followRematch(msg) {
 
 function renderFlow(ctx, mod) {
   document.body.classList.toggle("is-offline", app.conn === "offline" && !!app.latest);
+  $("hand").classList.toggle("match-over", !!ctx.obs.match_over);
   renderOverlay(ctx);
   renderBackBar(ctx);
   renderLastTrickButton(ctx, mod);
@@ -1202,16 +1203,21 @@ function resultBox(ctx, result) {
 /** The deal's details from the game's own dictionary keys, for games without a dealResult
  * hook: why the deal ended (`<game>.reason.<reason>`: Envite, Trionfetti), a chico won, and
  * a breakdown of per-side numbers (`<game>.bd.<key>`: Escoba's escobas, cards, coins...). */
+/** Why a deal ended, in the game's words (`<game>.reason.<reason>`), or "". */
+function reasonText(d, ctx) {
+  if (typeof d.reason !== "string") return "";
+  const g = ctx.game;
+  const award = d.award === "chico" ? t(g + ".level.chico", null, "chico") : d.award;
+  const team = typeof d.team === "number" ? ctx.sideName(d.team) : "";
+  return t(`${g}.reason.${d.reason}`, { team, award, n: d.award }, "");
+}
+
 function dealDetails(ev, ctx) {
   const d = ev.detail || {};
   const g = ctx.game;
   const out = [];
-  if (typeof d.reason === "string") {
-    const award = d.award === "chico" ? t(g + ".level.chico", null, "chico") : d.award;
-    const team = typeof d.team === "number" ? ctx.sideName(d.team) : "";
-    const why = t(`${g}.reason.${d.reason}`, { team, award, n: d.award }, "");
-    if (why) out.push(h("p", null, why));
-  }
+  const why = reasonText(d, ctx);
+  if (why) out.push(h("p", null, why));
   if (typeof d.chico === "number") {
     const chico = t(g + ".chico_won", { team: ctx.sideName(d.chico) }, "");
     if (chico) out.push(h("p", null, h("strong", null, chico)));
@@ -1257,10 +1263,20 @@ function summaryBox(ctx) {
       sides.map((side) => h("td", null, h("span", { class: "pts" }, pointsText((row.points || [])[side])), " ", h("span", { class: "running" }, `(${(row.scores || [])[side] ?? ""})`))),
     ),
   );
-  const finals = last ? last.scores : ctx.obs.scores || [];
-  const total = h("tr", { class: "total" }, h("th", { scope: "row" }, t("summary.total")), sides.map((side) => h("td", { class: ctx.obs.winner === side ? "winner" : null }, String(finals[side] ?? ""))));
+  // the final score; and the games (chicos, Trionfetti's games) when the match counts them,
+  // labelled as the score table labels them
+  const mod = app.module || DEFAULT_MODULE;
+  const cols = mod.scoreColumns ? mod.scoreColumns(ctx) : [];
+  const labelOf = (values, fallback) => (cols.find((c) => c.values === values) || {}).label || fallback;
+  const totalRow = (label, values, cls) => h("tr", { class: cls }, h("th", { scope: "row" }, label), sides.map((side) => h("td", { class: ctx.obs.winner === side ? "winner" : null }, String((values || [])[side] ?? ""))));
+  const finals = ctx.obs.scores || (last ? last.scores : []);
+  const total = [totalRow(labelOf(ctx.obs.scores, t("summary.total")), finals, "total")];
+  const games = ctx.obs.games;
+  if (Array.isArray(games) && games.some((g) => g)) total.push(totalRow(labelOf(games, t("summary.games")), games, "total games"));
+  // what decided it: the last deal, in the game's words when it has them
+  const why = last && last.detail ? reasonText(last.detail, ctx) : "";
   const decided = last
-    ? t("summary.decided", { n: last.deal, points: sides.map((side) => `${ctx.sideName(side)} ${pointsText((last.points || [])[side])}`).join(" · ") })
+    ? t("summary.decided", { n: last.deal, points: why || sides.map((side) => `${ctx.sideName(side)} ${pointsText((last.points || [])[side])}`).join(" · ") })
     : null;
   const next = ctx.table.next;
   const seated = isSeated(ctx.msg);
