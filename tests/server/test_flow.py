@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+import mazo
+
 from .browser_fixtures import (
     Page,
     click_stable,
@@ -152,6 +154,62 @@ def test_a_click_on_the_felt_skips_the_dwell(base: str, page: Page) -> None:
     shot(page, "last-trick")
     page.click("#last-trick")
     page.wait_for_selector(f"#trick [data-card='{led}']")
+
+
+def whole_span(page: Page, cards: set[str]) -> tuple[float, float | None]:
+    """Page times `cards` were first all in #trick together, and when that ended (or None)."""
+    log = page.evaluate("window.__trickLog")
+    start = None
+    for entry in log:
+        whole = cards <= set(entry["cards"])
+        if whole and start is None:
+            start = float(entry["t"])
+        elif not whole and start is not None:
+            return start, float(entry["t"])
+    assert start is not None, f"{cards} were never on the felt together: {log}"
+    return start, None
+
+
+def escoba_capture_seed() -> tuple[int, str]:
+    """A seed where seat 0 plays first and can take cards from the table: (seed, action)."""
+    game = mazo.load_game("escoba", players=2)
+    for seed in range(1, 500):
+        state = game.new_match(seed=seed)
+        if state.to_act == 0:
+            takes = [a for a in state.observation(0)["legal_actions"] if "+" in a]
+            if takes:
+                return seed, takes[0]
+    raise AssertionError("no seed with an opening capture")
+
+
+def test_an_escoba_capture_stays_readable(base: str, page: Page) -> None:
+    """Escoba has no tricks: a play that takes cards shows them (the card and what it took)
+    for the dwell before they leave the table with their taker."""
+    seed, action = escoba_capture_seed()
+    card, *taken = action.split("+")
+    t = create_table(base, "escoba", 2, [ANA, BOT], seed=seed)  # default pace: 1.5 s
+    page.goto(base + t["seats"][0]["join_url"])
+    page.wait_for_selector("#status[data-version]")
+    assert wait_my_turn_or_end(page)
+    page.evaluate(TRICK_LOG)
+    page.click(f"#hand button.card[data-card='{card}']")
+    if page.locator("#choices:not([hidden])").count():
+        page.click(f"#choices button.choice[data-action='{action}']")
+    page.wait_for_selector("#trick-caption:has-text('takes'), #trick-caption:has-text('sweeps')")
+    shot(page, "escoba-capture")
+    assert set(taken) | {card} <= set(
+        page.locator("#trick [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    )
+    # the bot's answer comes at once; the capture still stays its 1.5 s
+    start, end = whole_span(page, set(taken) | {card})
+    if end is None:
+        page.wait_for_function(
+            f"window.__trickLog.some((e) => e.t > {start} && !{sorted({card, *taken})!r}"
+            ".every((c) => e.cards.includes(c)))",
+            timeout=10_000,
+        )
+        start, end = whole_span(page, set(taken) | {card})
+    assert end is not None and end - start >= 1000, (start, end)
 
 
 # ---- sound ---------------------------------------------------------------------------------

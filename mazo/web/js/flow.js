@@ -11,10 +11,18 @@ export const WATCH_RESULT_MS = 4000; // a watcher's deal result closes by itself
 
 const now = () => performance.now();
 
-/** The winner of the trick this message's events complete, else null. */
+/** The winner of the trick this message's events complete, else the seat of a capture it
+ * makes (Escoba: a play that takes cards from the table), else null: what the dwell holds. */
 export function trickWinner(msg) {
   const done = (msg.events || []).filter((e) => e.type === "trick" && typeof e.winner === "number").pop();
-  return done ? done.winner : null;
+  if (done) return done.winner;
+  const cap = captureOf(msg);
+  return cap ? cap.seat : null;
+}
+
+/** A play of this message that took cards from the table ({seat, card, captured, escoba}). */
+export function captureOf(msg) {
+  return (msg.events || []).find((e) => e.type === "play" && Array.isArray(e.captured) && e.captured.length && typeof e.seat === "number") || null;
 }
 
 export function dealEnd(msg) {

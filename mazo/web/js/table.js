@@ -5,7 +5,7 @@
 import { initI18n, t, onLanguageChange } from "./i18n.js";
 import { cardEl, backEl, cardName, deckStyle, saveDeckStyle, isCard } from "./cards.js";
 import { h, clear, panel } from "./dom.js";
-import { Pacer, dwellOf, dealEnd, gatherTrick, slideIn, WATCH_RESULT_MS } from "./flow.js";
+import { Pacer, dwellOf, dealEnd, captureOf, gatherTrick, slideIn, GATHER_MS, WATCH_RESULT_MS } from "./flow.js";
 import { initSoundToggle, playSound } from "./sound.js";
 import { renderHint, receiveHint, hintFailed } from "./hint.js";
 
@@ -599,6 +599,7 @@ function trickView(ctx, mod) {
     const shown = lastTrickView(ctx, mod);
     if (shown) return shown;
   }
+  if (app.capture && app.capture.version === ctx.version) return captureView(ctx); // a capture, for a moment
   if (mod.trick) {
     const v = mod.trick(ctx);
     if (v) return v;
@@ -953,6 +954,7 @@ function afterDraw(previous, msg, prevTrick) {
   const events = msg.events || [];
   const live = !!previous;
   const me = msg.seat;
+  showCapture(msg, live);
   if (live) {
     const plays = events.filter((e) => e.type === "play" && e.card && !prevTrick.has(e.card));
     if (plays.length) slideIn($("trick"), plays.map((e) => ({ card: e.card, seat: e.seat })), seatEl);
@@ -979,6 +981,36 @@ function afterDraw(previous, msg, prevTrick) {
     app.summaryAt = performance.now() + hold;
     later(hold);
   }
+}
+
+/** Escoba: a play that takes cards shows the card and what it took for the dwell (they are
+ * already gone from the next table), then they are gathered toward the taker. */
+function showCapture(msg, live) {
+  const cap = captureOf(msg);
+  const dwell = dwellOf(msg);
+  if (!cap || !live || dwell <= 0 || (msg.events || []).some((e) => e.type === "trick")) return;
+  const shown = { version: msg.version, ...cap };
+  app.capture = shown;
+  renderTrick(makeCtx(), app.module || DEFAULT_MODULE);
+  setTimeout(() => {
+    if (app.capture !== shown || !app.msg || app.msg.version !== shown.version) return;
+    gatherTrick($("trick"), seatEl(shown.seat));
+    setTimeout(() => {
+      if (app.capture !== shown) return;
+      app.capture = null;
+      if (app.msg && app.msg.version === shown.version) render();
+    }, GATHER_MS);
+  }, dwell * 1000);
+}
+
+function captureView(ctx) {
+  const cap = app.capture;
+  const name = seatName(ctx.table, cap.seat);
+  return {
+    cards: [{ seat: cap.seat, card: cap.card, winner: true }, ...cap.captured.map((card) => ({ seat: null, card, winner: true }))],
+    done: true,
+    caption: cap.escoba ? t("capture.escoba", { name }) : t("capture.took", { name, n: cap.captured.length }),
+  };
 }
 
 function trickWinnerOf(msg) {
