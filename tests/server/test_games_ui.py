@@ -379,7 +379,13 @@ def test_lobby_ranking_select_and_dealer_seats(base: str, page: Page) -> None:
         "document.querySelector('#opt-first_dealer option').textContent === 'A caso'"
     )
     assert page.locator("#opt-first_dealer").input_value() == "3"  # kept across languages
+    first = page.get_attribute("#created a.watch-link", "href")
     page.click("#create")
-    page.wait_for_selector("#created a.watch-link")
+    # The box still shows the first table until the second answer arrives: wait for it.
+    page.wait_for_function(
+        "old => { const a = document.querySelector('#created a.watch-link');"
+        " return a && a.getAttribute('href') !== old; }",
+        arg=first,
+    )
     tid = page.get_attribute("#created a.watch-link", "href").split("/table/")[1]
     assert public(base, tid)["options"] == {"first_dealer": 3}
