@@ -62,6 +62,13 @@ def check_settings(raw: Any, public: bool) -> dict[str, Any]:
         out["takeover"] = _pick("takeover", raw["takeover"], TAKEOVER_LEVELS)
     if "hints" in raw:
         out["hints"] = _pick("hints", raw["hints"], (False, True))
+    if public and out["turn_timer"] == 0:
+        # Anyone may sit at a public table and leave: without a timer it could wait forever.
+        raise SettingsError(
+            "a public table needs a turn timer, so it never waits forever for a player who"
+            " left: settings.turn_timer must be 30, 60 or 120 there (0, off, is for private"
+            " tables)"
+        )
     return out
 
 

@@ -254,8 +254,16 @@ def test_lobby_sends_the_table_settings(base: str, page: Page) -> None:
     assert page.input_value("#turn-timer") == "0"  # private: off
     page.check("#public")
     assert page.input_value("#turn-timer") == "60"  # public: a minute
+    # a public table never waits forever: "off" cannot be picked there, even after a choice
+    assert page.locator('#turn-timer option[value="0"]').is_disabled()
     page.uncheck("#public")
     assert page.input_value("#turn-timer") == "0"
+    page.select_option("#turn-timer", "0")
+    page.check("#public")
+    assert page.input_value("#turn-timer") == "60"
+    page.uncheck("#public")
+    assert not page.locator('#turn-timer option[value="0"]').is_disabled()
+    page.select_option("#turn-timer", "0")
     page.select_option("#game", "briscola")
     page.select_option("#players", "2")
     page.locator(".seat-row").nth(0).locator(".seat-name").fill("Ana")

@@ -45,11 +45,11 @@ def test_given_settings_are_kept_and_survive_a_restart(db: Path) -> None:
     with TestClient(app) as c:
         table = new_table(c, settings=chosen)
         assert c.get(f"/api/tables/{table['id']}").json()["settings"] == chosen
-        partly = new_table(c, public=True, settings={"dwell": 3.0, "turn_timer": 0})
+        partly = new_table(c, public=True, settings={"dwell": 3.0, "turn_timer": 30})
     with TestClient(create_app(db, bot_delay=0, bot_processes=False)) as c:
         assert c.get(f"/api/tables/{table['id']}").json()["settings"] == chosen
         got = c.get(f"/api/tables/{partly['id']}").json()["settings"]
-        assert got == {**DEFAULTS, "dwell": 3, "turn_timer": 0}
+        assert got == {**DEFAULTS, "dwell": 3, "turn_timer": 30}
         assert json.dumps(got["dwell"]) == "3"  # 3.0 is stored as the allowed 3
 
 
@@ -88,6 +88,20 @@ def test_bad_settings_are_refused_with_what_is_allowed(
     assert says in r.json()["error"]
     manager = client.app.state.manager  # type: ignore[attr-defined]
     assert manager.store.table_ids() == []
+
+
+def test_a_public_table_needs_a_turn_timer(client: TestClient) -> None:
+    """Anyone may sit down at a public table and leave: it must never wait forever."""
+    r = client.post(
+        "/api/tables", json={"game": "briscola", "public": True, "settings": {"turn_timer": 0}}
+    )
+    assert r.status_code == 400, r.text
+    assert "a public table needs a turn timer" in r.json()["error"]
+    assert "30, 60 or 120" in r.json()["error"]
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    assert manager.store.table_ids() == []
+    private = client.post("/api/tables", json={"game": "briscola", "settings": {"turn_timer": 0}})
+    assert private.status_code == 201, private.text
 
 
 def old_database(path: Path) -> tuple[str, str, float]:

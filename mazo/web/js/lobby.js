@@ -476,6 +476,10 @@ function fillSettings() {
   const timerDefault = $("public").checked ? 60 : 0;
   fill($("turn-timer"), TIMERS, (x) => (x === 0 ? t("settings.timer_off") : x < 60 ? t("settings.timer_s", { n: x }) : t("settings.timer_min", { n: x / 60 })), timerDefault);
   if (!lobby.timerTouched) $("turn-timer").value = String(timerDefault);
+  // A public table never waits forever for someone who left: "off" is for private tables.
+  const off = $("turn-timer").querySelector('option[value="0"]');
+  if (off) off.disabled = $("public").checked;
+  if ($("public").checked && $("turn-timer").value === "0") $("turn-timer").value = "60";
   fill($("takeover"), TAKEOVER, (x) => t("settings.takeover_bot", { level: botLabel(x) }), "normal");
 }
 
