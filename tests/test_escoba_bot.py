@@ -209,3 +209,41 @@ def test_beats_random_three_and_four_players() -> None:
     assert three.stats["heuristic"].wins >= 12  # measured: 15 of 15
     four = run("escoba", ["heuristic", "random"], games=10, players=4, seed=2024)
     assert four.stats["heuristic"].wins >= 9  # partnerships; measured: 10 of 10
+
+
+# The server's search bots run in fresh worker processes. There, a hard bot handed this
+# opening (seed 2: an empty table, so no capture at the root) determinized it before
+# anything had built Escoba's capture table, and its first capture in the search raised
+# IndexError in _compute_legal (issue 17: "escoba.py:507 in server runs").
+FRESH_PROCESS = """
+import json, sys
+from mazo.games import load_game
+from mazo.core.rng import Rng
+from mazo.server.bots import choose_action
+obs = json.loads(sys.stdin.read())
+game = load_game("escoba", 2)
+state = game.determinize(obs, Rng(1))
+# play on (first legal moves) until someone can capture: its legal actions hold captures
+while not any(a >= 40 for a in state.legal_actions()) and not state.match_over:
+    state = state.apply(state.legal_actions()[0])
+print(choose_action("escoba", 2, "{}", "hard", 1, obs))
+"""
+
+
+def test_a_fresh_process_can_search_from_a_position_without_captures() -> None:
+    import json
+    import subprocess
+    import sys
+
+    state = EscobaGame(2).new_match(seed=2)
+    obs = state.observation(state.to_act)
+    assert obs["table"] == [] and obs["hand"] == ["QE", "6B", "QB"]
+    done = subprocess.run(
+        [sys.executable, "-c", FRESH_PROCESS],
+        input=json.dumps(obs),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip() in obs["legal_actions"]

@@ -329,6 +329,10 @@ class EscobaGame(Game):
 
     def determinize(self, observation: Mapping[str, Any], rng: Rng) -> EscobaState:
         """A full state consistent with ``observation``; unseen cards dealt at random."""
+        # A state reads the capture table directly (legal actions, plays): build it here
+        # too, as _new_match does. A fresh process (a server's bot worker) may determinize
+        # before anything else built it; its first capture then raised IndexError.
+        _capture_table()
         return _determinize(self, observation, rng)
 
 
