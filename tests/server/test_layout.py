@@ -1,13 +1,13 @@
 """The table page's layout in a real Chromium: nothing overlaps, phones see the game at once.
 
 For every game and player count the server offers (``GET /api/games``), at a laptop size
-(1366x900) and a phone size (390x844), a table is opened as seat 0 with bots in the other
+(1366x900), a phone size (390x844) and a phone held sideways (844x390), a table is opened as seat 0 with bots in the other
 seats, set up (first dealer, seed) so that seat 0 plays last in the first trick: the trick
 holds as many played cards as it can when it is seat 0's turn.  The bounding boxes of the
 seats, the played cards and their captions, the centre pieces (trump, vira, bet label,
 stock...), the trick caption, the status line, the hand and the action buttons are read
 from the DOM, and no two of them may overlap, nor stick out of the window sideways.  On
-the phone the hand, the trick area (Escoba's table cards) and the action buttons must lie
+a phone (either way up) the hand, the trick area (Escoba's table cards) and the action buttons must lie
 within the first screen, and the lobby must not scroll sideways.
 
 Set ``MAZO_SHOTS=/some/dir`` to keep screenshots (whole page, and the first screen).
@@ -33,7 +33,7 @@ from .browser_fixtures import (
 
 require_chromium()
 
-SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
+SIZES = {"desktop": (1366, 900), "phone": (390, 844), "landscape": (844, 390)}
 
 # (game, players) -> (seed, options): seat 0 deals, so it plays last in the first trick
 # (Trionfetti: seat 0 deals and seat 3 cuts; Escoba: seeds that leave the most cards on
@@ -161,7 +161,7 @@ def test_table_layout(base: str, browser: Any, game: str, players: int, size: st
         assert not problems, (
             f"{game} {players}p at {width}x{height} (trick of {count}): " + "; ".join(problems)
         )
-        if size == "phone":
+        if size in ("phone", "landscape"):
             bottoms = page.evaluate(BOTTOMS)
             below = {k: v for k, v in bottoms.items() if v is not None and v > height}
             assert not below, f"{game} {players}p: below the first screen ({height}): {below}"
