@@ -166,6 +166,8 @@ def check_transition(before: Position, after: Position, seat: int | None, action
     tail = 0 if after.state.hand_over else max(0, len(old) - 8)
     assert after.events[tail : len(old)] == old[tail:], "the log is append-only"
     new = after.events[len(old) :]
+    # What a server reads after each action: the same tail, without rebuilding the log.
+    assert after.state.events_since(before.state) == new, "events_since is the log's tail"
     ended = any(e["type"] == "hand_end" for e in new)
     assert after.state.hand_over is ended, "hand_over exactly on the state that ends a hand"
     for e in new:

@@ -30,6 +30,7 @@ __all__ = [
     "check_options",
     "fresh",
     "log_nodes",
+    "log_since",
 ]
 
 # A state's mode bits (``_m`` of :class:`MatchState`): the phase in bits 0-1 (0 is card
@@ -397,6 +398,25 @@ def log_nodes(node: tuple[Any, ...] | None) -> list[tuple[Any, ...]]:
     return out
 
 
+def log_since(node: tuple[Any, ...] | None, stop: tuple[Any, ...] | None) -> list[Any] | None:
+    """The nodes of a persistent log after ``stop`` (a node of the same chain), oldest
+    first, walking back from ``node`` only as far as ``stop``; None when ``stop`` is not
+    on the chain (the caller then falls back to the whole log).
+
+    >>> first = (None, "deal")
+    >>> [n[1] for n in log_since(((first, "play"), "trick"), first)]
+    ['play', 'trick']
+    """
+    out = []
+    while node is not stop:
+        if node is None:
+            return None
+        out.append(node)
+        node = node[0]
+    out.reverse()
+    return out
+
+
 def plain_int(action: object) -> object:
     """An integer of another type (numpy's, as RL code holds them) as a plain ``int``;
     anything else unchanged, for the caller's own check (``bool`` is not an action)."""
@@ -495,6 +515,13 @@ class State:
         """The public log of the match (private events carry an ``audience``)."""
         raise NotImplementedError
 
+    def events_since(self, earlier: State) -> list[JSON]:
+        """What was logged after ``earlier``, a state this one was reached from by
+        ``apply``: ``self.events[len(earlier.events):]``, at a cost that grows with the
+        new events (at most the deal in progress), not with the match.  A server reads
+        it after every action; ``events`` rebuilds the whole log."""
+        return self.events[len(earlier.events) :]
+
     def record(self) -> JSON:
         """A JSON-ready game record; :func:`mazo.replay` rebuilds this state from it."""
         raise NotImplementedError
@@ -563,6 +590,23 @@ class MatchState(State):
     def dealer(self) -> int:
         """The dealer of the deal in progress."""
         return self._d.dealer  # type: ignore[no-any-return]
+
+    def events_since(self, earlier: State) -> list[JSON]:
+        """What was logged after ``earlier`` (see :meth:`State.events_since`): games whose
+        log nodes are events one to one walk back from the newest node to ``earlier``'s
+        (``_events_of``); anything else falls back to slicing the whole log."""
+        if type(earlier) is type(self):
+            nodes = log_since(getattr(self, "_ev", None), getattr(earlier, "_ev", None))
+            if nodes is not None:
+                events = self._events_of(nodes)
+                if events is not None:
+                    return events
+        return super().events_since(earlier)
+
+    def _events_of(self, nodes: list[Any]) -> list[JSON] | None:
+        """The events of these log nodes, oldest first; None: the game's log nodes are not
+        its events one to one (``events_since`` then slices the whole log)."""
+        return None
 
     def events_for(self, seat: int | None) -> list[JSON]:
         """The log as ``seat`` saw it: events whose ``audience`` leaves it out are dropped."""

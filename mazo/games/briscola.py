@@ -65,8 +65,10 @@ from mazo.core.game import (
     Game,
     MatchState,
     Option,
+    State,
     fresh,
     log_nodes,
+    log_since,
     plain_int,
     to_action_id,
 )
@@ -915,6 +917,24 @@ class BriscolaState(MatchState):
         """The match log.  Signals carry an ``audience``; everything else is public."""
         return [_event_json(self._g, e) for e in _expand(self)]
 
+    def events_since(self, earlier: State) -> list[JSON]:
+        """What was logged after ``earlier`` (see :meth:`State.events_since`).  Plays are
+        unfolded from trick nodes, so both logs are expanded from the deal ``earlier``
+        was in, and the new events are the tail: the cost is a deal's, not the match's."""
+        if type(earlier) is not type(self):
+            return super().events_since(earlier)
+        assert isinstance(earlier, BriscolaState)
+        anchor = earlier._ev
+        while anchor is not None and anchor[1] != _EV_DEAL:
+            anchor = anchor[0]
+        mine = None if anchor is None else log_since(self._ev, anchor)
+        if mine is None:
+            return super().events_since(earlier)
+        theirs = log_since(earlier._ev, anchor)
+        assert theirs is not None
+        old = len(_expand(earlier, [anchor, *theirs]))
+        return [_event_json(self._g, e) for e in _expand(self, [anchor, *mine])[old:]]
+
     def record(self) -> JSON:
         """A JSON-ready record of the match so far (see :mod:`mazo.record`)."""
         game = self._g
@@ -1099,8 +1119,9 @@ def _deal_tricks(state: BriscolaState) -> list[tuple[Any, ...]]:
     return out
 
 
-def _expand(state: BriscolaState) -> list[tuple[Any, ...]]:
-    """The log as items ``(kind, *payload)``, with every card play unfolded in order."""
+def _expand(state: BriscolaState, nodes: list[Any] | None = None) -> list[tuple[Any, ...]]:
+    """The log as items ``(kind, *payload)``, with every card play unfolded in order;
+    ``nodes``: only the log from a deal node on (the whole log by default)."""
     items: list[tuple[Any, ...]] = []
     pending: list[tuple[Any, ...]] = []  # signals made during the trick being unfolded
     d: _Deal | None = None
@@ -1114,7 +1135,7 @@ def _expand(state: BriscolaState) -> list[tuple[Any, ...]]:
         items.extend(sig[1:6] for sig in pending if sig[6] >= len(cards))
         pending.clear()
 
-    for node in log_nodes(state._ev):
+    for node in log_nodes(state._ev) if nodes is None else nodes:
         kind = node[1]
         if kind == _EV_DEAL:
             d = node[2]

@@ -1124,6 +1124,11 @@ class EnviteState(MatchState):
         game = self._g
         return [_event_json(game, node) for node in log_nodes(self._ev)]
 
+    def _events_of(self, nodes: list[Any]) -> list[JSON]:
+        """The events of these log nodes (one event a node): ``events_since``."""
+        game = self._g
+        return [_event_json(game, node) for node in nodes]
+
     def record(self) -> JSON:
         """A JSON-ready record of the match so far (see :mod:`mazo.record`)."""
         game = self._g

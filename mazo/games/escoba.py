@@ -617,6 +617,10 @@ class EscobaState(MatchState):
         """The match log; everything in Escoba's log is public."""
         return [_event_json(self._g, node) for node in log_nodes(self._ev)]
 
+    def _events_of(self, nodes: list[Any]) -> list[JSON]:
+        """The events of these log nodes (one event a node): ``events_since``."""
+        return [_event_json(self._g, node) for node in nodes]
+
     def events_for(self, seat: int | None) -> list[JSON]:
         """The log as ``seat`` saw it (Escoba has no private events)."""
         return self.events

@@ -1213,6 +1213,10 @@ class TrionfettiState(MatchState):
         """The match log.  Private events carry an ``audience``; the rest is public."""
         return [_event_json(node) for node in log_nodes(self._ev)]
 
+    def _events_of(self, nodes: list[Any]) -> list[JSON]:
+        """The events of these log nodes (one event a node): ``events_since``."""
+        return [_event_json(node) for node in nodes]
+
     def record(self) -> JSON:
         """A JSON-ready record of the match so far (see :mod:`mazo.record`)."""
         game = self._g

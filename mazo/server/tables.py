@@ -164,7 +164,7 @@ class LiveTable:
 
     def advance(self, new: State, seat: int, action: str) -> None:
         """Take the engine's new state as version + 1 (already committed)."""
-        before = len(self.state.events)
+        old = self.state
         talk = self.game.info.message_actions
         try:
             said = self.state.string_to_action(action) in talk
@@ -174,7 +174,9 @@ class LiveTable:
         self.version += 1
         # Partners' talk reaches its audience through the observations' messages only.
         self.last = {"seat": seat, "action": None if said else action}
-        self.fresh = new.events[before:]
+        # Only the new events: reading ``events`` would rebuild the whole match's log
+        # (twice an action), a cost that grew with the match.
+        self.fresh = new.events_since(old)
         for event in self.fresh:
             if event.get("type") == "hand_end":
                 detail = event.get("detail") or {}
