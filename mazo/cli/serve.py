@@ -20,7 +20,9 @@ examples:
 
 Open the address in a browser: the lobby creates tables (any game, player count, options,
 each seat a person or a bot level) and gives a join link per seat and a watch link.
-Unfinished tables resume where they were when the server starts again.
+Unfinished tables resume where they were when the server starts again; a stored table
+that cannot be replayed is quarantined (logged, listed by /api/health) and the rest start.
+One server per database file: a second mazo serve on the same --db refuses to start.
 The protocol for scripts and other clients is in docs/protocol.md.
 """
 
@@ -69,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from mazo.server.app import TokenRedactor, create_app
+        from mazo.server.store import DatabaseInUse
     except ImportError as err:
         print(
             f"mazo serve: the web server is an optional extra ({err.name} is missing):"
@@ -82,12 +85,16 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.timer_scale <= 10:
         print("mazo serve: --timer-scale must be over 0 and at most 10", file=sys.stderr)
         return 2
-    app = create_app(
-        args.db,
-        bot_delay=args.bot_delay,
-        allow_seed=args.allow_seed,
-        timer_scale=args.timer_scale,
-    )
+    try:
+        app = create_app(
+            args.db,
+            bot_delay=args.bot_delay,
+            allow_seed=args.allow_seed,
+            timer_scale=args.timer_scale,
+        )
+    except DatabaseInUse as err:
+        print(f"mazo serve: {err}", file=sys.stderr)
+        return 1
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     print(f"mazo serve: open http://{shown}:{args.port}/  (tables kept in {args.db})", flush=True)
     config = uvicorn.Config(

@@ -11,6 +11,7 @@ import contextlib
 import json
 import logging
 import re
+import sqlite3
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -27,7 +28,7 @@ from mazo.games import GAMES, list_games
 from mazo.server.bots import SERVER_BOTS, BotRunner
 from mazo.server.hints import answer_hint
 from mazo.server.replay import Replays
-from mazo.server.store import Store
+from mazo.server.store import DatabaseLock, Store
 from mazo.server.tables import Connection, LiveTable, RequestError, TableManager
 from mazo.server.views import public_view, state_message, table_summary
 
@@ -77,6 +78,9 @@ def create_app(
 ) -> Starlette:
     """The app, with its tables in the SQLite file ``db_path`` (``":memory:"`` for a
     throwaway server). ``timer_scale`` multiplies every table timer (tests)."""
+    # One server per SQLite file: a second one refuses to start (DatabaseInUse).
+    lock = DatabaseLock(db_path)
+    lock.acquire()
     store = Store(db_path)
     bots = BotRunner(processes=bot_processes)
     manager = TableManager(
@@ -86,13 +90,21 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        lock.acquire()  # held already, unless the app is started a second time
         resumed = manager.resume_all()
         if resumed:
             log.info("resumed %d unfinished table(s)", resumed)
+        if manager.quarantined:
+            log.error(
+                "%d stored table(s) quarantined (see /api/health): %s",
+                len(manager.quarantined),
+                ", ".join(manager.quarantined),
+            )
         yield
         await manager.close()
         bots.close()
         store.close()
+        lock.release()
 
     async def page(request: Request) -> Response:
         name = "table.html" if "table_id" in request.path_params else "index.html"
@@ -112,7 +124,19 @@ def create_app(
         return FileResponse(WEB_DIR / "rules.html", headers={"Cache-Control": "no-cache"})
 
     async def health(request: Request) -> Response:
-        return JSONResponse({"ok": True, "tables": len(manager.tables)})
+        try:
+            store.check()
+            database: dict[str, Any] = {"ok": True}
+        except sqlite3.Error as exc:
+            database = {"ok": False, "error": str(exc)}
+        answer = {
+            "ok": database["ok"],
+            "tables": len(manager.tables),
+            "database": database,
+            "bots": bots.health(),
+            "quarantined": [{"id": k, "reason": v} for k, v in manager.quarantined.items()],
+        }
+        return JSONResponse(answer, status_code=200 if database["ok"] else 503)
 
     async def games(request: Request) -> Response:
         out = []
@@ -162,10 +186,7 @@ def create_app(
         return JSONResponse({"tables": listed})
 
     def _table(request: Request) -> LiveTable:
-        table = manager.get(request.path_params["table_id"])
-        if table is None:
-            raise RequestError("no such table", status=404, code="no_table")
-        return table
+        return manager.require(request.path_params["table_id"])
 
     async def table_view(request: Request) -> Response:
         return JSONResponse(public_view(_table(request)))
@@ -191,10 +212,11 @@ def create_app(
         return JSONResponse(manager.claim(table, request.path_params["seat"], body))
 
     async def socket(websocket: WebSocket) -> None:
-        table = manager.get(websocket.path_params["table_id"])
         await websocket.accept()
-        if table is None:
-            await _refuse(websocket, 4404, "no_table", "no such table")
+        try:
+            table = manager.require(websocket.path_params["table_id"])
+        except RequestError as exc:  # 4404: no such table; 4503: quarantined (the reason)
+            await _refuse(websocket, 4000 + exc.status, exc.code, exc.message)
             return
         token = websocket.query_params.get("token")
         seat: int | None = None

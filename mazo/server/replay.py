@@ -176,9 +176,7 @@ class Replays:
         return out
 
     async def deal(self, table_id: str, seat_text: str | None, deal_text: str | None) -> Any:
-        table = self.manager.get(table_id)
-        if table is None:
-            raise RequestError("no such table", status=404, code="no_table")
+        table = self.manager.require(table_id)  # 404, or 503 for a quarantined table
         if not table.state.match_over:
             raise RequestError(
                 "a match is replayed once it is over (the replay shows every hand)",

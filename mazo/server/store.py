@@ -16,15 +16,25 @@ keeps working.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
+import os
 import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ActionRow", "SeatRow", "Store", "TableRow", "token_digest"]
+__all__ = [
+    "ActionRow",
+    "DatabaseInUse",
+    "DatabaseLock",
+    "SeatRow",
+    "Store",
+    "TableRow",
+    "token_digest",
+]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -71,6 +81,53 @@ MIGRATIONS: tuple[str, ...] = (
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class DatabaseInUse(RuntimeError):
+    """Another server holds the database file (the message says which file and process)."""
+
+
+class DatabaseLock:
+    """One server per SQLite file: an exclusive ``flock`` on ``<db>.lock``, held for the
+    server's life. The kernel drops it when the holder's process ends, however it ends
+    (kill -9 included), so a crash never leaves a stale lock behind. ``":memory:"`` needs
+    none. ``acquire`` raises :class:`DatabaseInUse`; acquiring a held lock does nothing."""
+
+    def __init__(self, db_path: str | Path) -> None:
+        self.db_path = str(db_path)
+        self.path = None if self.db_path in ("", ":memory:") else self.db_path + ".lock"
+        self._file: Any = None
+
+    @property
+    def held(self) -> bool:
+        return self._file is not None
+
+    def acquire(self) -> None:
+        if self.path is None or self._file is not None:
+            return
+        f = open(self.path, "a+")  # noqa: SIM115 (held open for the server's life)
+        try:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            f.seek(0)
+            holder = f.read().strip()
+            f.close()
+            who = f" (process {holder})" if holder.isdigit() else ""
+            raise DatabaseInUse(
+                f"another mazo serve{who} is already using the database {self.db_path}:"
+                " two servers on one SQLite file would both run its tables. Stop that one,"
+                " or give this one another --db."
+            ) from None
+        f.seek(0)
+        f.truncate()
+        f.write(f"{os.getpid()}\n")
+        f.flush()
+        self._file = f
+
+    def release(self) -> None:
+        if self._file is not None:
+            self._file.close()  # closing the file drops the flock
+            self._file = None
 
 
 def token_digest(token: str) -> str:
@@ -136,6 +193,10 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+
+    def check(self) -> None:
+        """A cheap query (the health check); raises sqlite3.Error when the file fails."""
+        self.db.execute("SELECT COUNT(*) FROM (SELECT 1 FROM tables LIMIT 1)").fetchone()
 
     def create_table(self, table: TableRow, rematch_of: str | None = None) -> None:
         """Store a new table (and, for a rematch, point the old table's ``next`` at it in

@@ -23,6 +23,7 @@ import hashlib
 import json
 import logging
 import secrets
+import sqlite3
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -33,7 +34,7 @@ from mazo.core.game import Game, State
 from mazo.games import GAMES, list_games, load_game
 from mazo.server.bots import SERVER_BOTS, BotRunner, bot_seed
 from mazo.server.settings import SettingsError, check_settings, resolve_settings
-from mazo.server.store import SeatRow, Store, TableRow, token_digest
+from mazo.server.store import ActionRow, SeatRow, Store, TableRow, token_digest
 from mazo.server.views import state_message
 
 __all__ = ["Connection", "LiveTable", "RequestError", "TableManager", "check_name"]
@@ -49,6 +50,10 @@ DEFER = 8.0  # a bot's wait before answering a bet that a person teammate may an
 ANSWER = "accept"  # the action that marks a pending bet (Trionfetti's vega, Envite's bets)
 # Keys of a hand_end's detail that name cards: the history is card-free.
 CARD_DETAIL = frozenset({"revealed", "card"})
+
+
+class _Unplayable(Exception):
+    """A stored table the engine cannot rebuild; the message says why."""
 
 
 class RequestError(Exception):
@@ -210,34 +215,96 @@ class TableManager:
         self.timer_scale = timer_scale
         self.tables: dict[str, LiveTable] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        # Stored tables that cannot be rebuilt (a game, option or action the engine
+        # refuses): id -> why. They stay out of play; /api/health lists them.
+        self.quarantined: dict[str, str] = {}
 
     # -- loading ---------------------------------------------------------------------
 
     def get(self, table_id: str) -> LiveTable | None:
+        """The live table; None when there is no such table or it is quarantined (see
+        :meth:`require` for the reason)."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
-        loaded = self.store.load_table(table_id)
+        if table_id in self.quarantined:
+            return None
+        try:
+            loaded = self.store.load_table(table_id)
+        except sqlite3.Error:
+            raise  # the database failed, not this table: nothing to quarantine
+        except (ValueError, TypeError) as exc:  # a stored row that is not JSON, say
+            self._quarantine(table_id, f"its stored row cannot be read: {exc}")
+            return None
         if loaded is None:
             return None
-        row, actions = loaded
-        game = load_game(row.game, row.players, **row.options)
-        table = LiveTable(row=row, game=game, state=game.new_match(seed=row.seed))
-        for a in actions:
-            # Every stored action was legal when it was made; replaying checks it again.
-            table.advance(table.state.apply(a.action, seat=a.seat), a.seat, a.action)
+        try:
+            table = self._rebuild(*loaded)
+        except _Unplayable as exc:
+            self._quarantine(table_id, str(exc))
+            return None
         self._set_turn(table)
         self.tables[table_id] = table
         return table
 
+    @staticmethod
+    def _rebuild(row: TableRow, actions: list[ActionRow]) -> LiveTable:
+        """Replay the stored table through the engine; _Unplayable says what is wrong."""
+        try:
+            game = load_game(row.game, row.players, **row.options)
+            table = LiveTable(row=row, game=game, state=game.new_match(seed=row.seed))
+        except Exception as exc:  # an unknown game or option, a bad player count
+            raise _Unplayable(f"its game cannot be set up: {exc}") from exc
+        if [s.seat for s in row.seats] != list(range(game.players)):
+            raise _Unplayable(
+                f"its seats are {[s.seat for s in row.seats]}, not 0..{game.players - 1}"
+            )
+        for s in row.seats:
+            if s.kind not in ("human", "bot") or (s.kind == "bot" and s.level not in SERVER_BOTS):
+                raise _Unplayable(f"seat {s.seat} is a {s.kind!r} of level {s.level!r}")
+        for i, a in enumerate(actions, start=1):
+            if a.n != i:
+                raise _Unplayable(
+                    f"stored action {i} is missing (the actions go from {i - 1} to {a.n})"
+                )
+            try:
+                # Every stored action was legal when it was made; replaying checks it again.
+                table.advance(table.state.apply(a.action, seat=a.seat), a.seat, a.action)
+            except Exception as exc:
+                what = f"stored action {a.n} ({a.action!r} by seat {a.seat})"
+                raise _Unplayable(f"{what} cannot be replayed: {exc}") from exc
+        return table
+
+    def _quarantine(self, table_id: str, reason: str) -> None:
+        self.quarantined[table_id] = reason
+        log.error("table %s is quarantined (kept out of play): %s", table_id, reason)
+
+    def require(self, table_id: str) -> LiveTable:
+        """The live table, or RequestError: 404 for no such table, 503 (code
+        ``table_unavailable``) with the reason for a quarantined one."""
+        table = self.get(table_id)
+        if table is not None:
+            return table
+        reason = self.quarantined.get(table_id)
+        if reason is not None:
+            raise RequestError(
+                f"table {table_id} is unavailable: {reason}",
+                status=503,
+                code="table_unavailable",
+            )
+        raise RequestError("no such table", status=404, code="no_table")
+
     def resume_all(self) -> int:
-        """Load every unfinished table and set its bots going (after a restart)."""
-        ids = self.store.table_ids(unfinished_only=True)
-        for table_id in ids:
+        """Load every unfinished table and set its bots going (after a restart). A table
+        that cannot be rebuilt is quarantined (logged, listed by /api/health) and the
+        others start anyway. Returns the number of tables resumed."""
+        resumed = 0
+        for table_id in self.store.table_ids(unfinished_only=True):
             table = self.get(table_id)
             if table is not None:
                 self.kick_bots(table)
-        return len(ids)
+                resumed += 1
+        return resumed
 
     # -- creating --------------------------------------------------------------------
 
@@ -726,10 +793,14 @@ class TableManager:
                 level,
                 bot_seed(table.row.seed, version, seat),
                 state.observation(seat),
+                where=f"table {table.row.id} seat {seat}",
             )
         except Exception:
             log.exception(
-                "bot %s at table %s failed; playing its first legal move", level, table.row.id
+                "bot %s at table %s seat %d failed; playing its first legal move",
+                level,
+                table.row.id,
+                seat,
             )
             action = state.action_to_string(state.legal_actions()[0])
         async with table.lock:
@@ -738,7 +809,9 @@ class TableManager:
             try:
                 self._commit(table, seat, action)
             except RequestError:
-                log.exception("bot %s at table %s chose %r", level, table.row.id, action)
+                log.exception(
+                    "bot %s at table %s seat %d chose %r", level, table.row.id, seat, action
+                )
                 self._commit(table, seat, state.action_to_string(state.legal_actions()[0]))
 
     async def close(self) -> None:
