@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -26,6 +27,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from mazo.games import GAMES, list_games
 from mazo.server.bots import SERVER_BOTS, BotRunner
+from mazo.server.guard import SecurityHeaders, check_depth, cross_origin, read_json_body
 from mazo.server.hints import answer_hint
 from mazo.server.replay import Replays
 from mazo.server.store import DatabaseLock, Store
@@ -213,6 +215,10 @@ def create_app(
 
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
+        why = cross_origin(websocket.headers)  # a page of another site: refused
+        if why is not None:
+            await _refuse(websocket, 4403, "bad_origin", why)
+            return
         try:
             table = manager.require(websocket.path_params["table_id"])
         except RequestError as exc:  # 4404: no such table; 4503: quarantined (the reason)
@@ -238,7 +244,9 @@ def create_app(
 
     async def on_request_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestError)
-        return JSONResponse({"error": exc.message}, status_code=exc.status)
+        # 413: the rest of the body is never read; the connection is closed instead.
+        headers = {"Connection": "close"} if exc.status == 413 else None
+        return JSONResponse({"error": exc.message}, status_code=exc.status, headers=headers)
 
     routes = [
         Route("/", page),
@@ -259,19 +267,15 @@ def create_app(
         routes=routes,
         lifespan=lifespan,
         exception_handlers={RequestError: on_request_error},
+        middleware=[Middleware(SecurityHeaders)],
     )
     app.state.manager = manager
     return app
 
 
 async def _json_body(request: Request) -> Any:
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise RequestError(f"the request body is over {MAX_BODY} bytes", status=413)
-    try:
-        return json.loads(body or b"{}")
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise RequestError(f"the request body is not JSON: {exc}") from exc
+    # Same-origin, application/json, refused while streaming past MAX_BODY, nesting bounded.
+    return await read_json_body(request, MAX_BODY)
 
 
 async def _refuse(websocket: WebSocket, close_code: int, code: str, message: str) -> None:
@@ -327,6 +331,7 @@ async def _receive_loop(
 
 
 async def _handle(text: str, manager: TableManager, table: LiveTable, conn: Connection) -> None:
+    check_depth(text, "the message")  # 2 KB of "[" would exhaust the parser's recursion
     try:
         msg = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -25,6 +25,7 @@ import logging
 import secrets
 import sqlite3
 import time
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,6 +44,7 @@ log = logging.getLogger("mazo.server")
 
 MAX_NAME = 40
 MAX_TITLE = 80
+MAX_MARKS = 2  # combining marks on one character of a name (after NFC)
 OUTBOX_LIMIT = 256  # queued messages a connection may fall behind before it is dropped
 # Seconds, before the manager's timer_scale:
 NOBODY_PAUSE = 4.0  # the pause after a deal when no person is at the table
@@ -68,11 +70,22 @@ class RequestError(Exception):
 
 
 def check_name(value: Any, what: str = "name", limit: int = MAX_NAME) -> str:
+    """A name or title as shown: spaces collapsed, NFC (``e`` + U+0301 is ``é``), 1 to
+    ``limit`` printable characters, at most MAX_MARKS combining marks on one character
+    (enough for any script's accents; zalgo text stacks dozens)."""
     if not isinstance(value, str):
         raise RequestError(f"{what} must be text of 1 to {limit} characters")
-    text = " ".join(value.split())
+    text = unicodedata.normalize("NFC", " ".join(value.split()))
     if not 1 <= len(text) <= limit or not text.isprintable():
         raise RequestError(f"{what} must be 1 to {limit} printable characters, not {value!r}")
+    run = 0
+    for ch in text:
+        run = run + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
+        if run > MAX_MARKS:
+            raise RequestError(
+                f"{what} may have at most {MAX_MARKS} combining marks (accents) on one"
+                f" character; {value!r} stacks more"
+            )
     return text
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -44,7 +45,30 @@ def require_chromium() -> Any:
     """Skip the calling test module unless Chromium and Playwright are there; the sync API."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
-    return pytest.importorskip("playwright.sync_api")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    _csp_safe_waits(sync_api.Page)
+    return sync_api
+
+
+FUNCTION = re.compile(r"^\s*(async\s+)?(function\b|\([^)]*\)\s*=>|[\w$]+\s*=>)")
+
+
+def _csp_safe_waits(page_class: Any) -> None:
+    """The pages run under the server's Content-Security-Policy, which allows no eval, and
+    Playwright polls a bare expression given to ``wait_for_function`` through eval (an
+    arrow function it does not): bare expressions are wrapped in one, so every browser
+    test runs under the real CSP."""
+    real = page_class.wait_for_function
+    if getattr(real, "csp_safe", False):
+        return
+
+    def wait_for_function(self: Any, expression: str, **kwargs: Any) -> Any:
+        if not FUNCTION.match(expression):
+            expression = f"() => ({expression})"
+        return real(self, expression, **kwargs)
+
+    wait_for_function.csp_safe = True  # type: ignore[attr-defined]
+    page_class.wait_for_function = wait_for_function
 
 
 def free_port() -> int:

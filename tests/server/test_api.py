@@ -18,7 +18,11 @@ from .harness import new_table
 
 
 def error_of(client: TestClient, body: Any, status: int = 400) -> str:
-    r = client.post("/api/tables", content=body if isinstance(body, bytes) else json.dumps(body))
+    r = client.post(
+        "/api/tables",
+        content=body if isinstance(body, bytes) else json.dumps(body),
+        headers={"Content-Type": "application/json"},
+    )
     assert r.status_code == status, r.text
     message: str = r.json()["error"]
     return message

@@ -191,7 +191,11 @@ def test_fuzzed_table_requests_are_refused_cleanly(tmp_path: Path) -> None:
         @given(bodies)
         def one(body: Any) -> None:
             before = len(client.get("/api/tables").json()["tables"])
-            r = client.post("/api/tables", content=json.dumps(body))
+            r = client.post(
+                "/api/tables",
+                content=json.dumps(body),
+                headers={"Content-Type": "application/json"},
+            )
             assert r.status_code in (201, 400), (body, r.status_code, r.text)
             if r.status_code == 400:
                 assert r.json()["error"]
