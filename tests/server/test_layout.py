@@ -1,14 +1,15 @@
 """The table page's layout in a real Chromium: nothing overlaps, phones see the game at once.
 
 For every game and player count the server offers (``GET /api/games``), at a laptop size
-(1366x900), a phone size (390x844) and a phone held sideways (844x390), a table is opened as seat 0 with bots in the other
-seats, set up (first dealer, seed) so that seat 0 plays last in the first trick: the trick
-holds as many played cards as it can when it is seat 0's turn.  The bounding boxes of the
-seats, the played cards and their captions, the centre pieces (trump, vira, bet label,
-stock...), the trick caption, the status line, the hand and the action buttons are read
-from the DOM, and no two of them may overlap, nor stick out of the window sideways.  On
-a phone (either way up) the hand, the trick area (Escoba's table cards) and the action buttons must lie
-within the first screen, and the lobby must not scroll sideways.
+(1366x900), a phone size (390x844) and a phone held sideways (844x390), a table is opened
+as seat 0 with bots in the other seats, set up (first dealer, seed) so that seat 0 plays
+last in the first trick: the trick holds as many played cards as it can when it is seat
+0's turn.  The bounding boxes of the seats, the played cards and their captions, the
+centre pieces (trump, vira, bet label, stock...), the trick caption, the status line, the
+hand and the action buttons are read from the DOM, and no two of them may overlap, nor
+stick out of the window sideways.  On a phone (either way up) the hand, the trick area
+(Escoba's table cards) and the action buttons must lie within the first screen, and the
+lobby must not scroll sideways.
 
 Set ``MAZO_SHOTS=/some/dir`` to keep screenshots (whole page, and the first screen).
 """
