@@ -8,8 +8,12 @@ import contextlib
 import json
 import select
 import socket
+import subprocess
+import sys
 import time
 import unicodedata
+import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +24,7 @@ from starlette.websockets import WebSocketDisconnect
 from mazo.server.app import MAX_BODY, MAX_MESSAGE, create_app
 from mazo.server.tables import RequestError, check_name
 
-from .harness import new_table, running_server
+from .harness import free_port, new_table, running_server
 
 JSON_TYPE = {"Content-Type": "application/json"}
 DEEP = "[" * 2048  # 2 KB of "[": past the parser's recursion limit
@@ -127,6 +131,68 @@ def test_a_real_server_answers_413_while_the_client_is_still_sending(db: Path) -
         sock.close()
     assert answer.startswith(b"HTTP/1.1 413"), (answer[:200], sent)
     assert sent < 48 * 2**20, sent  # refused well before the end of the body
+
+
+@contextlib.contextmanager
+def serve_process(db: Path) -> Iterator[tuple[str, int]]:
+    """`mazo serve` in its own process: (its address, its pid)."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "mazo", "serve", "--port", str(port), "--db", str(db)]
+    proc = subprocess.Popen(
+        [*cmd, "--log-level", "warning"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(url + "/api/health", timeout=2).close()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("mazo serve did not start") from None
+                time.sleep(0.1)
+        yield url, proc.pid
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def peak_mb(pid: int) -> int:
+    """A process's peak resident memory (VmHWM), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) // 1024
+    raise AssertionError("no VmHWM")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux /proc")
+def test_a_64_mb_upload_leaves_the_servers_peak_memory_alone(tmp_path: Path) -> None:
+    """`mazo serve` in its own process: its peak memory before and after a 64 MB chunked
+    POST (the old server held it all, and more: it peaked at twice the body)."""
+    with serve_process(tmp_path / "t.sqlite3") as (url, pid):
+        before = peak_mb(pid)
+        host, port = url.removeprefix("http://").split(":")
+        sock = socket.create_connection((host, int(port)), timeout=30)
+        sock.sendall(
+            b"POST /api/tables HTTP/1.1\r\nHost: " + f"{host}:{port}".encode() + b"\r\n"
+            b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+        )
+        piece = b"100000\r\n" + b" " * 0x100000 + b"\r\n"  # 1 MB chunks
+        with contextlib.suppress(OSError):  # the server closes once it has answered
+            for _ in range(64):
+                sock.sendall(piece)
+            sock.sendall(b"0\r\n\r\n")
+        with contextlib.suppress(OSError):
+            assert sock.recv(100).startswith(b"HTTP/1.1 413")
+        sock.close()
+        time.sleep(0.3)
+        after = peak_mb(pid)
+    assert after - before < 16, (before, after)
 
 
 # -- item 8: nested JSON is refused before parsing ---------------------------------
