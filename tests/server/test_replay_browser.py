@@ -187,6 +187,25 @@ def test_the_lobby_lists_finished_tables_linked_to_their_replay(base: str, page:
     assert page.get_attribute("#replay-table", "href") == f"/table/{live['id']}"
 
 
+def test_escoba_speaks_of_hands_in_the_replay_and_the_summary(base: str, page: Page) -> None:
+    """Escoba's unit of scoring is the hand (its rules' word): the deal picker, the step
+    counter and the match summary say so, through the `<key>.escoba` dictionary keys."""
+    table_id = finish(base, "escoba", 2, 5, options={"target_score": 4}, title="Hands")
+    deals = get_json(f"{base}/api/tables/{table_id}/replay?seat=0")["deals"]
+    last = deals[-1]
+    page.goto(f"{base}/replay/{table_id}?seat=0&deal={last['deal']}&move=99999")
+    page.wait_for_selector("#replay-bar")
+    page.wait_for_function("document.getElementById('status').dataset.matchOver === 'true'")
+    options = page.locator("#replay-deal option").all_inner_texts()
+    assert options == [f"Hand {d['deal']}" for d in deals]
+    assert page.inner_text("#replay-counter").startswith(f"hand {last['deal']} · move ")
+    summary = page.locator("#felt-overlay")
+    summary.wait_for()
+    text = summary.inner_text()
+    assert f"Decided in hand {last['deal']}" in text, text
+    assert "deal" not in text.lower(), text
+
+
 def test_the_hint_button_shows_a_legal_card_and_a_reason(base: str, browser: Any) -> None:
     seats = [{"kind": "human", "name": "Ana"}, {"kind": "bot", "level": "normal"}]
     for name, (width, height) in SIZES.items():

@@ -115,6 +115,13 @@ function go(index) {
   show();
 }
 
+/** A game's own word where it has one (`replay.deal_n.escoba`: "Hand 2"), as table.js's
+ * gameText does. */
+function gt(key, params) {
+  const game = view.summary && view.summary.game;
+  return t(`${key}.${game}`, params, t(key, params));
+}
+
 function seatLabel(s) {
   const info = (view.summary.seats || []).find((x) => x.seat === s) || { kind: "human" };
   if (info.kind === "bot") return t("seat.bot_name", { n: s + 1, level: t("bot." + info.level, null, info.level) });
@@ -140,8 +147,8 @@ function renderBar() {
   const last = view.steps.length - 1;
   const atStart = view.index <= 0 && view.deal <= 1;
   const atEnd = view.index >= last && view.deal >= view.deals.length;
-  const dealSel = h("select", { id: "replay-deal", "aria-label": t("replay.deal") });
-  for (const d of view.deals) dealSel.append(h("option", { value: String(d.deal) }, t("replay.deal_n", { n: d.deal })));
+  const dealSel = h("select", { id: "replay-deal", "aria-label": gt("replay.deal") });
+  for (const d of view.deals) dealSel.append(h("option", { value: String(d.deal) }, gt("replay.deal_n", { n: d.deal })));
   dealSel.value = String(view.deal);
   dealSel.addEventListener("change", () => load(view.seat, Number(dealSel.value), 0));
   const seatSel = h("select", { id: "replay-seat", "aria-label": t("replay.seat") });
@@ -160,8 +167,8 @@ function renderBar() {
       button("replay-forward", "▶", "replay.forward", () => go(view.index + 1), atEnd),
       button("replay-last", "▶|", "replay.last", () => go(last), view.index >= last),
     ),
-    h("span", { id: "replay-counter", class: "replay-counter", "aria-live": "polite" }, t("replay.counter", { deal: view.deal, move: view.index, moves: last })),
-    h("label", { class: "picker" }, h("span", null, t("replay.deal")), dealSel),
+    h("span", { id: "replay-counter", class: "replay-counter", "aria-live": "polite" }, gt("replay.counter", { deal: view.deal, move: view.index, moves: last })),
+    h("label", { class: "picker" }, h("span", null, gt("replay.deal")), dealSel),
     h("label", { class: "picker" }, h("span", null, t("replay.seat")), seatSel),
     tableLink(),
   );

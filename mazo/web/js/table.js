@@ -1211,11 +1211,11 @@ function resultBox(ctx, result) {
   const row = result.history.length ? result.history[result.history.length - 1] : null;
   const deal = row ? row.deal : result.history.length;
   const scores = row ? row.scores : (ev.detail && ev.detail.scores) || ctx.obs.scores;
-  const head = h("tr", null, h("th", { scope: "col" }, ctx.teamGame ? t("scores.team") : t("scores.player")), h("th", { scope: "col" }, t("result.this_deal")), h("th", { scope: "col" }, t("result.score")));
+  const head = h("tr", null, h("th", { scope: "col" }, ctx.teamGame ? t("scores.team") : t("scores.player")), h("th", { scope: "col" }, gameText(ctx, "result.this_deal")), h("th", { scope: "col" }, t("result.score")));
   const details = mod.dealResult ? mod.dealResult(ev, ctx) : dealDetails(ev, ctx);
   const detail = ev.detail || {};
   const side = typeof detail.winner === "number" ? detail.winner : typeof detail.team === "number" ? detail.team : null;
-  const headline = side !== null && side < ctx.sides ? t("result.won_by", { side: ctx.sideName(side) }) : null;
+  const headline = side !== null && side < ctx.sides ? gameText(ctx, "result.won_by", { side: ctx.sideName(side) }) : null;
   const seated = isSeated(ctx.msg);
   const go = seated
     ? h("button", { type: "button", class: "primary", id: "continue", onclick: onContinue }, t("result.continue"))
@@ -1223,11 +1223,11 @@ function resultBox(ctx, result) {
   return h(
     "div",
     { class: "overlay-box deal-result", id: "deal-result", role: "dialog", "aria-labelledby": "deal-result-title", dataset: { kind: "result", version: String(result.version) } },
-    h("h2", { id: "deal-result-title" }, t("result.title", { n: deal })),
+    h("h2", { id: "deal-result-title" }, gameText(ctx, "result.title", { n: deal })),
     headline ? h("p", { class: "summary-result" }, headline) : null,
     h("table", { class: "scores result" }, h("thead", null, head), h("tbody", null, sideRows(ctx, ev.points, scores))),
     details && details.length ? h("div", { class: "result-details" }, details) : null,
-    h("p", { class: "note" }, seated ? t("result.note_seated") : t("result.note_watching")),
+    h("p", { class: "note" }, seated ? gameText(ctx, "result.note_seated") : gameText(ctx, "result.note_watching")),
     h("div", { class: "overlay-buttons" }, go),
   );
 }
@@ -1286,7 +1286,7 @@ function summaryBox(ctx) {
   const sides = [];
   for (let side = 0; side < ctx.sides; side++) sides.push(side);
   const last = hist.length ? hist[hist.length - 1] : null;
-  const head = h("tr", null, h("th", { scope: "col" }, t("history.deal")), sides.map((side) => h("th", { scope: "col", class: ctx.teamGame ? "team-" + side : null }, ctx.teamGame ? h("span", { class: "team-dot" }) : null, ctx.sideName(side))));
+  const head = h("tr", null, h("th", { scope: "col" }, gameText(ctx, "history.deal")), sides.map((side) => h("th", { scope: "col", class: ctx.teamGame ? "team-" + side : null }, ctx.teamGame ? h("span", { class: "team-dot" }) : null, ctx.sideName(side))));
   const rows = hist.map((row) =>
     h(
       "tr",
@@ -1308,7 +1308,7 @@ function summaryBox(ctx) {
   // what decided it: the last deal, in the game's words when it has them
   const why = last && last.detail ? reasonText(last.detail, ctx) : "";
   const decided = last
-    ? t("summary.decided", { n: last.deal, points: why || sides.map((side) => `${ctx.sideName(side)} ${pointsText((last.points || [])[side])}`).join(" · ") })
+    ? gameText(ctx, "summary.decided", { n: last.deal, points: why || sides.map((side) => `${ctx.sideName(side)} ${pointsText((last.points || [])[side])}`).join(" · ") })
     : null;
   const next = ctx.table.next;
   const seated = isSeated(ctx.msg);
@@ -1330,7 +1330,7 @@ function summaryBox(ctx) {
     { class: "overlay-box match-summary", id: "match-summary", role: "dialog", "aria-labelledby": "summary-title", dataset: { kind: "summary" } },
     h("h2", { id: "summary-title" }, t("summary.title")),
     h("p", { class: "summary-result" }, resultLine(ctx)),
-    h("div", { class: "scroll" }, h("table", { class: "history summary-table" }, h("caption", null, t("history.caption")), h("thead", null, head), h("tbody", null, rows, total))),
+    h("div", { class: "scroll" }, h("table", { class: "history summary-table" }, h("caption", null, gameText(ctx, "history.caption")), h("thead", null, head), h("tbody", null, rows, total))),
     decided ? h("p", { class: "note decided" }, decided) : null,
     h("div", { class: "overlay-buttons" }, buttons),
   );
