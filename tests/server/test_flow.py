@@ -434,7 +434,12 @@ def quick_timers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def test_turn_timer_hands_the_seat_to_a_bot_and_back(quick_timers: str, page: Page) -> None:
     base = quick_timers
     t = create_table(
-        base, "briscola", 2, [ANA, BOT], seed=5, settings={"dwell": 0, "turn_timer": 60}
+        base,
+        "briscola",
+        2,
+        [ANA, BOT],
+        seed=5,
+        settings={"dwell": 0, "turn_timer": 60, "hints": True},
     )
     page.set_viewport_size({"width": 1366, "height": 900})
     page.goto(base + t["seats"][0]["join_url"])
@@ -444,11 +449,13 @@ def test_turn_timer_hands_the_seat_to_a_bot_and_back(quick_timers: str, page: Pa
     page.wait_for_selector(".seat[data-seat='0'] .turn-clock")
     assert re.search(r"\d:\d\d", page.inner_text("#status .turn-clock"))
     assert public(base, t["id"])["turn"]["seat"] == 0
+    assert page.locator("#hint-button").count() == 1  # her turn: she may ask
     shot(page, "turn-clock")
     # Ana does nothing: a bot plays for her, and her page says so
     page.wait_for_selector(".seat[data-seat='0'] .badge.autoplay", timeout=15_000)
     assert "played by bot (normal)" in page.inner_text(".seat[data-seat='0']")
     page.wait_for_selector("#back-bar #im-back")
+    assert page.locator("#hint-button").count() == 0  # a bot plays for her: no hint
     shot(page, "autoplay")
     seat0 = public(base, t["id"])["seats"][0]
     assert seat0["autoplay"] is True

@@ -27,6 +27,9 @@ export function hintWanted(ctx) {
   const settings = ctx.table.settings || {};
   if (!settings.hints || ctx.seat === null || ctx.seat === undefined) return false;
   if (ctx.obs.match_over || !ctx.legal.length) return false;
+  // a seat a bot plays for (its timer ran out) gets its "I'm back" bar, not a hint
+  const mine = (ctx.table.seats || []).find((s) => s.seat === ctx.seat);
+  if (mine && mine.autoplay) return false;
   if (ctx.obs.to_act === ctx.seat) return true;
   // an answer owed out of turn (an Envite bet, a Trionfetti vega, the tumbo)
   return ctx.legal.some((a) => a === "accept" || a === "tumbo_play");
