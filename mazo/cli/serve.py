@@ -56,6 +56,13 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="accept a table 'seed' (tests, demos: a known seed tells every card)",
     )
+    p.add_argument(
+        "--lobby-page",
+        type=int,
+        default=50,
+        metavar="N",
+        help="the most tables one page of the lobby's list holds (default %(default)s)",
+    )
     # Tests only (hidden): multiplies every table timer (turn timer, deal pause, defer).
     p.add_argument("--timer-scale", type=float, default=1.0, help=argparse.SUPPRESS)
     p.add_argument(
@@ -85,12 +92,16 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.timer_scale <= 10:
         print("mazo serve: --timer-scale must be over 0 and at most 10", file=sys.stderr)
         return 2
+    if not 1 <= args.lobby_page <= 1000:
+        print("mazo serve: --lobby-page must be 1 to 1000", file=sys.stderr)
+        return 2
     try:
         app = create_app(
             args.db,
             bot_delay=args.bot_delay,
             allow_seed=args.allow_seed,
             timer_scale=args.timer_scale,
+            lobby_page=args.lobby_page,
         )
     except DatabaseInUse as err:
         print(f"mazo serve: {err}", file=sys.stderr)

@@ -7,13 +7,14 @@ The protocol is documented in ``docs/protocol.md``; the tables' logic is in
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import json
 import logging
 import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,8 @@ MAX_MESSAGE = 4096  # bytes of one client message on the socket
 MAX_BODY = 16_384  # bytes of an HTTP request body
 RATE = 100.0  # messages a second a connection may send, on average (scripts play fast)
 BURST = 200.0
+LOBBY_PAGE = 50  # tables on one page of GET /api/tables (the default and the most)
+LOBBY_REFRESH = 1.0  # seconds the lobby's list is reused before it is built again
 
 
 class TokenRedactor(logging.Filter):
@@ -77,9 +80,13 @@ def create_app(
     allow_seed: bool = False,
     bot_processes: bool = True,
     timer_scale: float = 1.0,
+    lobby_page: int = LOBBY_PAGE,
+    lobby_refresh: float = LOBBY_REFRESH,
 ) -> Starlette:
     """The app, with its tables in the SQLite file ``db_path`` (``":memory:"`` for a
-    throwaway server). ``timer_scale`` multiplies every table timer (tests)."""
+    throwaway server). ``timer_scale`` multiplies every table timer (tests).
+    ``lobby_page``: the most tables one ``GET /api/tables`` lists; ``lobby_refresh``:
+    seconds the lobby's list is reused before it is built again."""
     # One server per SQLite file: a second one refuses to start (DatabaseInUse).
     lock = DatabaseLock(db_path)
     lock.acquire()
@@ -89,6 +96,7 @@ def create_app(
         store, bots, bot_delay=bot_delay, allow_seed=allow_seed, timer_scale=timer_scale
     )
     replays = Replays(manager)
+    lobby = Lobby(manager, page_size=lobby_page, refresh=lobby_refresh)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -180,12 +188,7 @@ def create_app(
                 f"status must be 'playing' (the default: open tables) or 'finished'"
                 f" (recently finished public tables), not {status!r}"
             )
-        listed = []
-        for table_id in store.table_ids(unfinished_only=True, public_only=True):
-            table = manager.get(table_id)
-            if table is not None:
-                listed.append(table_summary(table))
-        return JSONResponse({"tables": listed})
+        return JSONResponse(lobby.page(request.query_params))
 
     def _table(request: Request) -> LiveTable:
         return manager.require(request.path_params["table_id"])
@@ -270,7 +273,79 @@ def create_app(
         middleware=[Middleware(SecurityHeaders)],
     )
     app.state.manager = manager
+    app.state.lobby = lobby
     return app
+
+
+class Lobby:
+    """The open public tables for ``GET /api/tables``, newest first, in pages.
+
+    The list of summaries is built at most once every ``refresh`` seconds and shared by
+    every request meanwhile (twenty lobby tabs polling cost one build a second, not
+    twenty); each request only cuts its page out of it. A page's ``next`` is the cursor
+    of the page after it (``after=<cursor>``), None on the last page.
+    """
+
+    def __init__(self, manager: TableManager, page_size: int, refresh: float) -> None:
+        self.manager = manager
+        self.page_size = page_size
+        self.refresh = refresh
+        self.builds = 0  # how many times the list was built (tests)
+        self._stamp = -float("inf")
+        self._changes = -1  # the manager's change count the list was built at
+        self._entries: list[dict[str, Any]] = []
+        self._keys: list[tuple[float, str]] = []  # (-created, id), ascending
+
+    def _current(self) -> tuple[list[dict[str, Any]], list[tuple[float, str]]]:
+        now = time.monotonic()
+        changes = self.manager.changes
+        if changes != self._changes or now - self._stamp >= self.refresh:
+            open_tables = [
+                t
+                for t in self.manager.tables.values()
+                if t.row.public and not t.row.finished and not t.state.match_over
+            ]
+            open_tables.sort(key=lambda t: (-t.row.created, t.row.id))
+            self._entries = [table_summary(t) for t in open_tables]
+            self._keys = [(-t.row.created, t.row.id) for t in open_tables]
+            self._stamp, self._changes = now, changes
+            self.builds += 1
+        return self._entries, self._keys
+
+    def page(self, query: Mapping[str, str]) -> dict[str, Any]:
+        limit_text = query.get("limit")
+        limit = self.page_size
+        if limit_text is not None:
+            try:
+                limit = int(limit_text)
+            except ValueError:
+                limit = 0
+            if not 1 <= limit <= self.page_size:
+                raise RequestError(
+                    f"limit must be a whole number from 1 to {self.page_size}"
+                    f" (the default), not {limit_text!r}"
+                )
+        entries, keys = self._current()
+        start = 0
+        after = query.get("after")
+        if after:
+            created, _, table_id = after.partition("~")
+            try:
+                key = (-float(created), table_id)
+            except ValueError:
+                key = None
+            if key is None or not table_id or key[0] != key[0]:
+                raise RequestError(
+                    f"after must be the 'next' cursor of the previous page, not {after!r}"
+                )
+            start = bisect.bisect_right(keys, key)
+        page = entries[start : start + limit]
+        more = start + limit < len(entries)
+        cursor = None
+        if more and page:
+            created_key, last_id = keys[start + limit - 1]
+            cursor = f"{-created_key!r}~{last_id}"
+        return {"tables": page, "next": cursor, "total": len(entries)}
 
 
 async def _json_body(request: Request) -> Any:

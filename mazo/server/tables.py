@@ -231,6 +231,9 @@ class TableManager:
         # Stored tables that cannot be rebuilt (a game, option or action the engine
         # refuses): id -> why. They stay out of play; /api/health lists them.
         self.quarantined: dict[str, str] = {}
+        # Counts changes to which tables the lobby lists (created, claimed, finished,
+        # closed): the lobby's cached list is built again when it moves.
+        self.changes = 0
 
     # -- loading ---------------------------------------------------------------------
 
@@ -392,6 +395,7 @@ class TableManager:
         table = LiveTable(row=row, game=game, state=game.new_match(seed=seed))
         self._set_turn(table)
         self.tables[table_id] = table
+        self.changes += 1
         self.kick_bots(table)
         answer_seats: list[dict[str, Any]] = []
         for s in rows:
@@ -464,6 +468,7 @@ class TableManager:
         s = table.row.seats[seat]
         s.name, s.token_hash = name, token_digest(token)
         self.store.set_seat(table.row.id, seat, name, s.token_hash)
+        self.changes += 1
         if seat in table.autoplay:  # the timer gave the open seat to a bot: the claimer plays
             table.autoplay.discard(seat)
             self._set_turn(table, acted=seat)
@@ -548,6 +553,7 @@ class TableManager:
             now = time.time()
             self.store.mark_finished(table.row.id, now)
             table.row.finished, table.row.finished_at = True, now
+            self.changes += 1
         table.advance(new, seat, text)
         self._after_action(table, seat)
         self.broadcast(table)
@@ -694,6 +700,7 @@ class TableManager:
             new = LiveTable(row=row, game=game, state=game.new_match(seed=row.seed))
             self._set_turn(new)
             self.tables[row.id] = new
+            self.changes += 1
             self.kick_bots(new)
             log.info("table %s: rematch at %s", old.id, row.id)
         self.broadcast(table)
