@@ -833,7 +833,7 @@ function renderScores(ctx, mod) {
   const rows = [];
   for (let side = 0; side < ctx.sides; side++) {
     const members = [];
-    if (ctx.teamGame) for (let s = side; s < ctx.players; s += ctx.sides) members.push(seatName(ctx.table, s));
+    if (ctx.teamGame) for (let s = side; s < ctx.players; s += ctx.sides) members.push(seatShortName(ctx.table, s));
     const mine = ctx.seat !== null && ctx.seat !== undefined && ctx.sideOf(ctx.seat) === side;
     rows.push(
       h(
