@@ -203,6 +203,11 @@ def main() -> int:
                 "0",
                 "--log-level",
                 "warning",
+                # every simulated player comes from loopback: no per-client limits
+                "--tables-per-minute",
+                "0",
+                "--sockets-per-client",
+                "0",
             ],
             stdout=subprocess.DEVNULL,
         )

@@ -63,6 +63,47 @@ def add_parser(subparsers: Any) -> None:
         metavar="N",
         help="the most tables one page of the lobby's list holds (default %(default)s)",
     )
+    limits = p.add_argument_group(
+        "limits",
+        "0 means no limit. A client is its address: behind a reverse proxy, see"
+        " docs/protocol.md (Limits and hardening)",
+    )
+    limits.add_argument(
+        "--tables-per-minute",
+        type=float,
+        default=20,
+        metavar="N",
+        help="tables one client address may create a minute, in bursts of N (default %(default)s)",
+    )
+    limits.add_argument(
+        "--sockets-per-client",
+        type=int,
+        default=64,
+        metavar="N",
+        help="sockets one client address may hold open (default %(default)s)",
+    )
+    limits.add_argument(
+        "--watchers-per-table",
+        type=int,
+        default=200,
+        metavar="N",
+        help="watchers one table takes (default %(default)s)",
+    )
+    limits.add_argument(
+        "--sockets-per-seat",
+        type=int,
+        default=4,
+        metavar="N",
+        help="sockets (tabs, devices) that may play one seat at once (default %(default)s)",
+    )
+    limits.add_argument(
+        "--expire-after",
+        type=float,
+        default=24,
+        metavar="HOURS",
+        help="close an unfinished table nobody has been at (no player, no watcher, no move)"
+        " for this long; it is kept, marked abandoned (default %(default)s; 0: never)",
+    )
     # Tests only (hidden): multiplies every table timer (turn timer, deal pause, defer).
     p.add_argument("--timer-scale", type=float, default=1.0, help=argparse.SUPPRESS)
     p.add_argument(
@@ -78,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from mazo.server.app import TokenRedactor, create_app
+        from mazo.server.limits import Limits
         from mazo.server.store import DatabaseInUse
     except ImportError as err:
         print(
@@ -95,6 +137,20 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.lobby_page <= 1000:
         print("mazo serve: --lobby-page must be 1 to 1000", file=sys.stderr)
         return 2
+    limits = Limits(
+        creates_per_minute=args.tables_per_minute,
+        sockets_per_client=args.sockets_per_client,
+        watchers_per_table=args.watchers_per_table,
+        sockets_per_seat=args.sockets_per_seat,
+    )
+    if args.expire_after < 0:
+        print("mazo serve: --expire-after must be 0 (never) or more hours", file=sys.stderr)
+        return 2
+    try:
+        limits.check()
+    except ValueError as err:
+        print(f"mazo serve: {err}", file=sys.stderr)
+        return 2
     try:
         app = create_app(
             args.db,
@@ -102,6 +158,8 @@ def run(args: argparse.Namespace) -> int:
             allow_seed=args.allow_seed,
             timer_scale=args.timer_scale,
             lobby_page=args.lobby_page,
+            limits=limits,
+            expire_after=args.expire_after * 3600,
         )
     except DatabaseInUse as err:
         print(f"mazo serve: {err}", file=sys.stderr)

@@ -11,6 +11,7 @@ import bisect
 import contextlib
 import json
 import logging
+import math
 import re
 import sqlite3
 import time
@@ -30,6 +31,7 @@ from mazo.games import GAMES, list_games
 from mazo.server.bots import SERVER_BOTS, BotRunner
 from mazo.server.guard import SecurityHeaders, check_depth, cross_origin, read_json_body
 from mazo.server.hints import answer_hint
+from mazo.server.limits import ClientLimits, Limits
 from mazo.server.replay import Replays
 from mazo.server.store import DatabaseLock, Store
 from mazo.server.tables import Connection, LiveTable, RequestError, TableManager
@@ -45,6 +47,8 @@ MAX_BODY = 16_384  # bytes of an HTTP request body
 RATE = 100.0  # messages a second a connection may send, on average (scripts play fast)
 BURST = 200.0
 LOBBY_PAGE = 50  # tables on one page of GET /api/tables (the default and the most)
+EXPIRE_AFTER = 24 * 3600.0  # seconds an abandoned table stays open (0: forever)
+SWEEP_EVERY = 300.0  # seconds between two looks for abandoned tables
 LOBBY_REFRESH = 1.0  # seconds the lobby's list is reused before it is built again
 
 
@@ -82,11 +86,18 @@ def create_app(
     timer_scale: float = 1.0,
     lobby_page: int = LOBBY_PAGE,
     lobby_refresh: float = LOBBY_REFRESH,
+    limits: Limits | None = None,
+    expire_after: float = EXPIRE_AFTER,
+    sweep_every: float = SWEEP_EVERY,
 ) -> Starlette:
     """The app, with its tables in the SQLite file ``db_path`` (``":memory:"`` for a
     throwaway server). ``timer_scale`` multiplies every table timer (tests).
     ``lobby_page``: the most tables one ``GET /api/tables`` lists; ``lobby_refresh``:
-    seconds the lobby's list is reused before it is built again."""
+    seconds the lobby's list is reused before it is built again. ``limits``: per-client
+    limits (creations, sockets), watchers per table, sockets per seat (0: none).
+    ``expire_after``: seconds an unfinished table with nobody connected and nothing
+    happening is kept open before it is closed as abandoned (0: never), looked for
+    every ``sweep_every`` seconds."""
     # One server per SQLite file: a second one refuses to start (DatabaseInUse).
     lock = DatabaseLock(db_path)
     lock.acquire()
@@ -97,6 +108,9 @@ def create_app(
     )
     replays = Replays(manager)
     lobby = Lobby(manager, page_size=lobby_page, refresh=lobby_refresh)
+    limits = limits or Limits()
+    limits.check()
+    clients = ClientLimits(limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -110,7 +124,14 @@ def create_app(
                 len(manager.quarantined),
                 ", ".join(manager.quarantined),
             )
+        sweeper = None
+        if expire_after > 0:
+            sweeper = asyncio.create_task(_sweep(manager, expire_after, sweep_every))
         yield
+        if sweeper is not None:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
         await manager.close()
         bots.close()
         store.close()
@@ -178,6 +199,18 @@ def create_app(
 
     async def tables(request: Request) -> Response:
         if request.method == "POST":
+            host = request.client.host if request.client else "unknown"
+            wait = clients.take_create(host)
+            if wait > 0:
+                return JSONResponse(
+                    {
+                        "error": f"too many new tables from {host}: at most"
+                        f" {limits.creates_per_minute:g} a minute; try again in"
+                        f" {math.ceil(wait)} s"
+                    },
+                    status_code=429,
+                    headers={"Retry-After": str(math.ceil(wait))},
+                )
             body = await _json_body(request)
             return JSONResponse(manager.create(body), status_code=201)
         status = request.query_params.get("status")
@@ -234,6 +267,31 @@ def create_app(
             if seat is None:
                 await _refuse(websocket, 4403, "bad_token", "this token opens no seat here")
                 return
+        here = table.connected.get(seat, 0)
+        if seat is None and limits.watchers_per_table and here >= limits.watchers_per_table:
+            most = limits.watchers_per_table
+            why = f"this table has {most} watchers, the most it takes; try again later"
+            await _refuse(websocket, 4429, "too_many_watchers", why)
+            return
+        if seat is not None and limits.sockets_per_seat and here >= limits.sockets_per_seat:
+            most = limits.sockets_per_seat
+            why = f"seat {seat} is open in {most} places already, the most it may be; close one"
+            await _refuse(websocket, 4429, "too_many_seat_connections", why)
+            return
+        host = websocket.client.host if websocket.client else "unknown"
+        if not clients.open_socket(host):
+            most = limits.sockets_per_client
+            why = f"{host} holds {most} sockets already, the most one address may; close some"
+            await _refuse(websocket, 4429, "too_many_connections", why)
+            return
+        try:
+            await _serve_socket(websocket, manager, table, seat)
+        finally:
+            clients.close_socket(host)
+
+    async def _serve_socket(
+        websocket: WebSocket, manager: TableManager, table: LiveTable, seat: int | None
+    ) -> None:
         conn = Connection(seat)
         sender = asyncio.create_task(_send_loop(websocket, conn))
         manager.attach(table, conn)  # queues this connection's first state
@@ -274,7 +332,18 @@ def create_app(
     )
     app.state.manager = manager
     app.state.lobby = lobby
+    app.state.clients = clients
     return app
+
+
+async def _sweep(manager: TableManager, idle: float, every: float) -> None:
+    """Close abandoned tables (see TableManager.expire) every ``every`` seconds."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            manager.expire(idle)
+        except Exception:
+            log.exception("closing abandoned tables failed; trying again later")
 
 
 class Lobby:

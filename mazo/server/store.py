@@ -79,6 +79,11 @@ MIGRATIONS: tuple[str, ...] = (
     UPDATE tables SET finished_at =
         (SELECT MAX(a.at) FROM actions a WHERE a.table_id = tables.id) WHERE finished = 1;
     """,
+    # 2: why an unfinished match was closed ('abandoned': nobody there for too long);
+    # NULL for every match that ended by its rules.
+    """
+    ALTER TABLE tables ADD COLUMN closed TEXT;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -166,6 +171,7 @@ class TableRow:
     settings: dict[str, Any] = field(default_factory=dict)  # as stored ({} : defaults)
     finished_at: float | None = None  # when the match ended
     next: str | None = None  # the rematch's table id
+    closed: str | None = None  # why the server closed the unfinished match ("abandoned")
 
 
 class Store:
@@ -237,6 +243,13 @@ class Store:
             "UPDATE tables SET finished = 1, finished_at = ? WHERE id = ?", (at, table_id)
         )
 
+    def mark_closed(self, table_id: str, reason: str, at: float) -> None:
+        """The server closed the unfinished match (kept, no longer played)."""
+        self.db.execute(
+            "UPDATE tables SET finished = 1, finished_at = ?, closed = ? WHERE id = ?",
+            (at, reason, table_id),
+        )
+
     def set_seat(self, table_id: str, seat: int, name: str, token_hash: str | None) -> None:
         self.db.execute(
             "UPDATE seats SET name = ?, token_hash = ? WHERE table_id = ? AND seat = ?",
@@ -246,7 +259,7 @@ class Store:
     def load_table(self, table_id: str) -> tuple[TableRow, list[ActionRow]] | None:
         row = self.db.execute(
             "SELECT id, game, players, options, seed, title, public, created, finished,"
-            " settings, finished_at, next FROM tables WHERE id = ?",
+            " settings, finished_at, next, closed FROM tables WHERE id = ?",
             (table_id,),
         ).fetchone()
         if row is None:
@@ -264,6 +277,7 @@ class Store:
             settings=json.loads(row[9]),
             finished_at=row[10],
             next=row[11],
+            closed=row[12],
         )
         table.seats = [
             SeatRow(seat=s[0], kind=s[1], level=s[2], name=s[3], token_hash=s[4])
@@ -298,7 +312,7 @@ class Store:
         return [
             r[0]
             for r in self.db.execute(
-                "SELECT id FROM tables WHERE finished = 1 AND public = 1"
+                "SELECT id FROM tables WHERE finished = 1 AND public = 1 AND closed IS NULL"
                 " ORDER BY finished_at DESC, created DESC LIMIT ?",
                 (limit,),
             )

@@ -147,6 +147,7 @@ class LiveTable:
     turn: Turn | None = None
     defer: float | None = None  # until when a bot waits for a person to answer a bet
     answer_id: int | None = -1  # the game's action id of ANSWER (None: none; -1: unknown)
+    active: float = field(default_factory=time.time)  # the last action, socket or claim
 
     @property
     def settings(self) -> dict[str, Any]:
@@ -234,6 +235,8 @@ class TableManager:
         # Counts changes to which tables the lobby lists (created, claimed, finished,
         # closed): the lobby's cached list is built again when it moves.
         self.changes = 0
+        # Unfinished tables the server closed (nobody there for too long): id -> reason.
+        self.closed: dict[str, str] = {}
 
     # -- loading ---------------------------------------------------------------------
 
@@ -253,6 +256,9 @@ class TableManager:
             self._quarantine(table_id, f"its stored row cannot be read: {exc}")
             return None
         if loaded is None:
+            return None
+        if loaded[0].closed:
+            self.closed[table_id] = loaded[0].closed
             return None
         try:
             table = self._rebuild(*loaded)
@@ -301,6 +307,14 @@ class TableManager:
         table = self.get(table_id)
         if table is not None:
             return table
+        closed = self.closed.get(table_id)
+        if closed is not None:
+            raise RequestError(
+                f"table {table_id} was closed ({closed}: nobody played or watched it for a"
+                " long time); it is kept, but it cannot be played or watched any more",
+                status=410,
+                code="table_closed",
+            )
         reason = self.quarantined.get(table_id)
         if reason is not None:
             raise RequestError(
@@ -321,6 +335,30 @@ class TableManager:
                 self.kick_bots(table)
                 resumed += 1
         return resumed
+
+    def expire(self, idle: float, now: float | None = None) -> list[str]:
+        """Close every unfinished table that nobody has been connected to (no player, no
+        watcher) and that saw no action, socket or claim for ``idle`` seconds: marked
+        closed ("abandoned") and finished in the store, its driver stopped, dropped from
+        memory and the lobby. Returns their ids. (A restart counts as activity: a table
+        loaded again gets ``idle`` seconds afresh.)"""
+        now = time.time() if now is None else now
+        closed = []
+        for table_id, table in list(self.tables.items()):
+            if table.state.match_over or table.conns or now - table.active < idle:
+                continue
+            self.store.mark_closed(table_id, "abandoned", now)
+            table.row.finished, table.row.finished_at = True, now
+            table.row.closed = "abandoned"
+            if table.driver is not None:
+                table.driver.cancel()
+            del self.tables[table_id]
+            self.closed[table_id] = "abandoned"
+            closed.append(table_id)
+        if closed:
+            self.changes += 1
+            log.info("closed %d abandoned table(s): %s", len(closed), ", ".join(closed))
+        return closed
 
     # -- creating --------------------------------------------------------------------
 
@@ -469,6 +507,7 @@ class TableManager:
         s.name, s.token_hash = name, token_digest(token)
         self.store.set_seat(table.row.id, seat, name, s.token_hash)
         self.changes += 1
+        table.active = time.time()
         if seat in table.autoplay:  # the timer gave the open seat to a bot: the claimer plays
             table.autoplay.discard(seat)
             self._set_turn(table, acted=seat)
@@ -484,6 +523,7 @@ class TableManager:
         self.broadcast(table)
 
     def attach(self, table: LiveTable, conn: Connection) -> None:
+        table.active = time.time()
         table.conns.add(conn)
         table.connected[conn.seat] = table.connected.get(conn.seat, 0) + 1
         if conn.seat is None:
@@ -493,6 +533,7 @@ class TableManager:
             self.kick_bots(table)  # a person here may hold a bot's answer (defer)
 
     def detach(self, table: LiveTable, conn: Connection) -> None:
+        table.active = time.time()
         if conn in table.conns:
             table.conns.discard(conn)
             table.connected[conn.seat] -= 1
@@ -555,6 +596,7 @@ class TableManager:
             table.row.finished, table.row.finished_at = True, now
             self.changes += 1
         table.advance(new, seat, text)
+        table.active = time.time()
         self._after_action(table, seat)
         self.broadcast(table)
         self.kick_bots(table)

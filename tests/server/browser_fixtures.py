@@ -95,7 +95,9 @@ def serve(db: Path, *extra: str) -> Iterator[str]:
     """`mazo serve` in a subprocess (no bot delay, seeds allowed, plus `extra` flags)."""
     port = free_port()
     cmd = [sys.executable, "-m", "mazo", "serve", "--port", str(port), "--db", str(db)]
-    cmd += ["--bot-delay", "0", "--allow-seed", "--log-level", "warning", *extra]
+    cmd += ["--bot-delay", "0", "--allow-seed", "--log-level", "warning"]
+    # one server serves a whole module of tests, all from loopback: no creation limit
+    cmd += ["--tables-per-minute", "0", *extra]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:

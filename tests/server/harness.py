@@ -16,6 +16,7 @@ import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
 from mazo.server.app import create_app
+from mazo.server.limits import Limits
 
 
 def free_port() -> int:
@@ -30,6 +31,8 @@ def running_server(db: Path | str, **options: Any) -> Iterator[str]:
     options.setdefault("bot_delay", 0.0)
     options.setdefault("allow_seed", True)
     options.setdefault("bot_processes", False)
+    # tests create many tables from loopback; tests/server/test_limits.py tests the limits
+    options.setdefault("limits", Limits(creates_per_minute=0))
     app = create_app(db, **options)
     port = free_port()
     config = uvicorn.Config(

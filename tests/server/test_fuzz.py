@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from mazo.server.app import create_app
+from mazo.server.limits import Limits
 
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
@@ -137,7 +138,13 @@ def test_fuzzed_socket_messages_change_nothing(tmp_path: Path) -> None:
 
 
 def test_fuzzed_table_requests_are_refused_cleanly(tmp_path: Path) -> None:
-    app = create_app(tmp_path / "t.sqlite3", bot_delay=0, bot_processes=False)
+    # hundreds of requests from one client: no creation limit (test_limits tests it)
+    app = create_app(
+        tmp_path / "t.sqlite3",
+        bot_delay=0,
+        bot_processes=False,
+        limits=Limits(creates_per_minute=0),
+    )
     with TestClient(app) as client:
         games = st.sampled_from(["briscola", "escoba", "envite", "trionfetti", "x", 3, None])
         seat = st.fixed_dictionaries(

@@ -139,7 +139,7 @@ def old_database(path: Path) -> tuple[str, str, float]:
 def test_an_old_database_file_is_migrated_and_its_tables_still_open(db: Path) -> None:
     done, playing, last_at = old_database(db)
     store = Store(db)
-    assert store.db.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] == 2
     loaded = store.load_table(done)
     assert loaded is not None
     row, actions = loaded
