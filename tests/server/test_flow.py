@@ -514,3 +514,29 @@ def test_offline_never_says_your_turn(tmp_path: Any, page: Page) -> None:
     text = page.inner_text("#status")
     assert "Connection lost" in text and "Your turn" not in text
     shot(page, "offline")
+
+
+# ---- a table the server will not play: the page says why and stops reconnecting -------------
+
+
+def test_a_table_the_server_cannot_restore_says_so_and_stops(tmp_path: Any, page: Page) -> None:
+    import sqlite3
+
+    db = tmp_path / "tables.sqlite3"
+    with serve(db) as url:
+        t = create_table(url, "briscola", 2, [ANA, BOT], seed=5, settings={"dwell": 0})
+    con = sqlite3.connect(db)  # a stored table edited by hand: the server quarantines it
+    with con:
+        con.execute(
+            "UPDATE tables SET options = '{\"no_such_option\": 1}' WHERE id = ?", (t["id"],)
+        )
+    con.close()
+    with serve(db) as url:
+        sockets: list[str] = []
+        page.on("websocket", lambda ws: sockets.append(ws.url))
+        page.goto(url + t["seats"][0]["join_url"])
+        page.wait_for_selector("#message:not([hidden])")
+        page.wait_for_function("document.getElementById('conn').dataset.state === 'offline'")
+        assert "cannot be played" in page.inner_text("#message")
+        page.wait_for_timeout(2500)  # a retry would come within 0.5-1 s
+        assert len(sockets) == 1, sockets

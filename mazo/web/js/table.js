@@ -108,6 +108,15 @@ function connect() {
       showMessage(t("error.no_table"), "error", true);
       return;
     }
+    // Final too: an abandoned table the server closed (4410), one it could not restore
+    // (4503). A connection limit (4429) is worth retrying, with the usual back-off.
+    const final = { 4410: "error.table_closed", 4503: "error.table_unavailable" }[ev.code];
+    if (final) {
+      app.closedForGood = true;
+      setConn("offline");
+      showMessage(t(final), "error", true);
+      return;
+    }
     scheduleReconnect();
   });
 }
