@@ -93,6 +93,13 @@ def post_json(url: str, body: dict[str, Any]) -> Any:
 @contextlib.contextmanager
 def serve(db: Path, *extra: str) -> Iterator[str]:
     """`mazo serve` in a subprocess (no bot delay, seeds allowed, plus `extra` flags)."""
+    with serve_process(db, *extra) as (url, _pid):
+        yield url
+
+
+@contextlib.contextmanager
+def serve_process(db: Path, *extra: str) -> Iterator[tuple[str, int]]:
+    """As :func:`serve`, yielding the server's address and its pid."""
     port = free_port()
     cmd = [sys.executable, "-m", "mazo", "serve", "--port", str(port), "--db", str(db)]
     cmd += ["--bot-delay", "0", "--allow-seed", "--log-level", "warning"]
@@ -112,7 +119,7 @@ def serve(db: Path, *extra: str) -> Iterator[str]:
                 out = proc.stdout.read().decode() if proc.stdout else ""
                 raise RuntimeError(f"mazo serve did not start:\n{out}")
             time.sleep(0.1)
-        yield url
+        yield url, proc.pid
     finally:
         proc.terminate()
         try:

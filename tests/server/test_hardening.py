@@ -8,12 +8,8 @@ import contextlib
 import json
 import select
 import socket
-import subprocess
-import sys
 import time
 import unicodedata
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +20,8 @@ from starlette.websockets import WebSocketDisconnect
 from mazo.server.app import MAX_BODY, MAX_MESSAGE, create_app
 from mazo.server.tables import RequestError, check_name
 
-from .harness import free_port, new_table, running_server
+from .browser_fixtures import serve_process
+from .harness import new_table, running_server
 
 JSON_TYPE = {"Content-Type": "application/json"}
 DEEP = "[" * 2048  # 2 KB of "[": past the parser's recursion limit
@@ -131,35 +128,6 @@ def test_a_real_server_answers_413_while_the_client_is_still_sending(db: Path) -
         sock.close()
     assert answer.startswith(b"HTTP/1.1 413"), (answer[:200], sent)
     assert sent < 48 * 2**20, sent  # refused well before the end of the body
-
-
-@contextlib.contextmanager
-def serve_process(db: Path) -> Iterator[tuple[str, int]]:
-    """`mazo serve` in its own process: (its address, its pid)."""
-    port = free_port()
-    cmd = [sys.executable, "-m", "mazo", "serve", "--port", str(port), "--db", str(db)]
-    proc = subprocess.Popen(
-        [*cmd, "--log-level", "warning"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(url + "/api/health", timeout=2).close()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("mazo serve did not start") from None
-                time.sleep(0.1)
-        yield url, proc.pid
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def peak_mb(pid: int) -> int:
