@@ -9,83 +9,60 @@ afford.
 
 Tokens are stored as SHA-256 digests: a copy of the database does not let anyone act.
 
-The schema has a version (``PRAGMA user_version``); :data:`MIGRATIONS` brings an older
-file up to date when it is opened, so a database written by an earlier ``mazo serve``
-keeps working.
+The schema (:mod:`mazo.server.schema`, shared with PostgreSQL) has a version (``PRAGMA
+user_version``); its migrations bring an older file up to date when it is opened, so a
+database written by an earlier ``mazo serve`` keeps working.
+
+:class:`Store` is synchronous (tests read files with it); the server uses it through
+:class:`ThreadedStore`, which runs every call on one thread of its own, so a database that
+waits (a slow disk, a lock held by a backup) never holds up the event loop and the other
+tables.  Both stores of the server (this one and :class:`mazo.server.pgstore.PostgresStore`)
+follow :class:`TableStore`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import fcntl
 import hashlib
 import json
 import os
 import sqlite3
+import threading
 import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
+
+from mazo.server.schema import SCHEMA_VERSION, base, migration
 
 __all__ = [
     "ActionRow",
     "DatabaseInUse",
     "DatabaseLock",
+    "LeaseLost",
     "SeatRow",
     "Store",
+    "StoreError",
     "TableRow",
+    "TableStore",
+    "ThreadedStore",
     "token_digest",
 ]
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    players INTEGER NOT NULL,
-    options TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    title TEXT NOT NULL,
-    public INTEGER NOT NULL,
-    created REAL NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    level TEXT,
-    name TEXT NOT NULL,
-    token_hash TEXT,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS actions (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    n INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    at REAL NOT NULL,
-    PRIMARY KEY (table_id, n)
-);
-CREATE INDEX IF NOT EXISTS tables_open ON tables (finished, public, created);
-"""
 
-# MIGRATIONS[k] brings a file at user_version k to k + 1 (SCHEMA above is version 0).
-MIGRATIONS: tuple[str, ...] = (
-    # 1: table settings (JSON; '{}' for old tables: the defaults), when the match ended
-    # (old finished tables: their last action's time), the rematch that followed it.
-    """
-    ALTER TABLE tables ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
-    ALTER TABLE tables ADD COLUMN finished_at REAL;
-    ALTER TABLE tables ADD COLUMN next TEXT;
-    UPDATE tables SET finished_at =
-        (SELECT MAX(a.at) FROM actions a WHERE a.table_id = tables.id) WHERE finished = 1;
-    """,
-    # 2: why an unfinished match was closed ('abandoned': nobody there for too long);
-    # NULL for every match that ended by its rules.
-    """
-    ALTER TABLE tables ADD COLUMN closed TEXT;
-    """,
-)
-SCHEMA_VERSION = len(MIGRATIONS)
+# The version-0 tables in SQLite's spelling (tests write old files with it).
+SCHEMA = base("sqlite")
+
+
+class StoreError(Exception):
+    """The database failed (the message says how); nothing of the call was committed."""
+
+
+class LeaseLost(StoreError):
+    """A write for a table this process no longer owns (another process took its lease)."""
 
 
 class DatabaseInUse(RuntimeError):
@@ -185,7 +162,7 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
-        self.db.executescript(SCHEMA)
+        self.db.executescript(base("sqlite"))
         self._migrate()
 
     def _migrate(self) -> None:
@@ -194,7 +171,7 @@ class Store:
             # executescript commits first and runs in autocommit: wrap each step so a
             # crash leaves the file at the old version, not half migrated.
             self.db.executescript(
-                f"BEGIN; {MIGRATIONS[step]} PRAGMA user_version = {step + 1}; COMMIT;"
+                f"BEGIN; {migration(step, 'sqlite')} PRAGMA user_version = {step + 1}; COMMIT;"
             )
 
     def close(self) -> None:
@@ -231,11 +208,25 @@ class Store:
             if rematch_of is not None:
                 self.db.execute("UPDATE tables SET next = ? WHERE id = ?", (table.id, rematch_of))
 
-    def append_action(self, table_id: str, n: int, seat: int, action: str) -> None:
-        """Commit action number ``n`` (1-based: the version it creates)."""
-        self.db.execute(
-            "INSERT INTO actions (table_id, n, seat, action, at) VALUES (?, ?, ?, ?, ?)",
-            (table_id, n, seat, action, time.time()),
+    def append_action(
+        self, table_id: str, n: int, seat: int, action: str, finished_at: float | None = None
+    ) -> None:
+        """Commit action number ``n`` (1-based: the version it creates) and, when it ended
+        the match (``finished_at``), the table's end, in one transaction."""
+        with self._transaction():
+            self.db.execute(
+                "INSERT INTO actions (table_id, n, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+                (table_id, n, seat, action, time.time()),
+            )
+            if finished_at is not None:
+                self.db.execute(
+                    "UPDATE tables SET finished = 1, finished_at = ? WHERE id = ?",
+                    (finished_at, table_id),
+                )
+
+    def exists(self, table_id: str) -> bool:
+        return (
+            self.db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is not None
         )
 
     def mark_finished(self, table_id: str, at: float) -> None:
@@ -333,3 +324,170 @@ class _Transaction:
 
     def __exit__(self, kind: object, value: object, tb: object) -> None:
         self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
+T = TypeVar("T")
+
+
+class TableStore(Protocol):
+    """What the server needs of a database, all async (nothing that waits on the database
+    may hold up the event loop). Errors of the database itself are :class:`StoreError`;
+    a stored row that cannot be read is ``ValueError``/``TypeError`` (the table is
+    quarantined, the rest goes on).
+
+    Leases (scale-out mode): exactly one process at a time owns an unfinished table; it
+    holds ``owner`` and ``lease_until`` (database clock) on the table's row, renews them,
+    and every action it commits is fenced by them (:class:`LeaseLost` when another
+    process took the table). With one process (SQLite) they are no-ops that say yes."""
+
+    kind: str
+
+    async def open(self) -> None: ...
+    async def close(self) -> None: ...
+    async def check(self) -> None: ...
+    async def create_table(
+        self,
+        table: TableRow,
+        rematch_of: str | None = None,
+        owner: str | None = None,
+        ttl: float = 0,
+    ) -> None: ...
+    async def append_action(
+        self,
+        table_id: str,
+        n: int,
+        seat: int,
+        action: str,
+        finished_at: float | None = None,
+        owner: str | None = None,
+    ) -> None: ...
+    async def mark_closed(self, table_id: str, reason: str, at: float) -> None: ...
+    async def set_seat(
+        self, table_id: str, seat: int, name: str, token_hash: str | None
+    ) -> None: ...
+    async def load_table(self, table_id: str) -> tuple[TableRow, list[ActionRow]] | None: ...
+    async def exists(self, table_id: str) -> bool: ...
+    async def table_ids(
+        self, *, unfinished_only: bool = False, public_only: bool = False
+    ) -> list[str]: ...
+    async def finished_public_ids(self, limit: int = 20) -> list[str]: ...
+    async def acquire(self, table_id: str, owner: str, ttl: float) -> bool: ...
+    async def renew(self, owner: str, ttl: float) -> set[str]: ...
+    async def release(self, owner: str, table_ids: Iterable[str] | None = None) -> None: ...
+    async def orphans(self, limit: int = 100) -> list[str]: ...
+
+
+class ThreadedStore:
+    """The SQLite :class:`Store` for the server: every call runs on one thread of its own
+    (SQLite serialises writers anyway; one thread keeps the connection single-threaded),
+    and the event loop awaits it. ``sqlite3.Error`` becomes :class:`StoreError`.
+
+    ``delay`` (tests only) makes every call wait that long first, as a file held by
+    another writer would: other tables must go on meanwhile."""
+
+    kind = "sqlite"
+
+    def __init__(self, path: str | Path, delay: float = 0.0) -> None:
+        self.path = str(path)
+        self.delay = delay
+        self.store: Store | None = None
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mazo-sqlite")
+        # Tests break the database on purpose: a function here is called before each
+        # call with the call's name, and may raise sqlite3.Error.
+        self.fault: Callable[[str], None] | None = None
+        self._lock = threading.Lock()
+
+    async def _run(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, self._call, name, args, kwargs)
+
+    def _call(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if self.delay:
+            time.sleep(self.delay)
+        try:
+            if self.fault is not None:
+                self.fault(name)
+            if self.store is None:
+                raise StoreError("the database is not open")
+            return getattr(self.store, name)(*args, **kwargs)
+        except sqlite3.Error as exc:
+            raise StoreError(f"the database failed ({name}): {exc}") from exc
+
+    def open_now(self) -> None:
+        """Open the file in the calling thread (building the app: a file that cannot be
+        opened stops the server before it listens, with the reason)."""
+        if self.store is None:
+            self.store = Store(self.path)
+
+    async def open(self) -> None:
+        if self.store is None:
+            await asyncio.get_running_loop().run_in_executor(self._pool, self.open_now)
+
+    async def close(self) -> None:
+        if self.store is not None:
+            store, self.store = self.store, None
+            await asyncio.get_running_loop().run_in_executor(self._pool, store.close)
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=True)
+
+    async def check(self) -> None:
+        await self._run("check")
+
+    async def create_table(
+        self,
+        table: TableRow,
+        rematch_of: str | None = None,
+        owner: str | None = None,
+        ttl: float = 0,
+    ) -> None:
+        await self._run("create_table", table, rematch_of)
+
+    async def append_action(
+        self,
+        table_id: str,
+        n: int,
+        seat: int,
+        action: str,
+        finished_at: float | None = None,
+        owner: str | None = None,
+    ) -> None:
+        await self._run("append_action", table_id, n, seat, action, finished_at)
+
+    async def mark_closed(self, table_id: str, reason: str, at: float) -> None:
+        await self._run("mark_closed", table_id, reason, at)
+
+    async def set_seat(self, table_id: str, seat: int, name: str, token_hash: str | None) -> None:
+        await self._run("set_seat", table_id, seat, name, token_hash)
+
+    async def load_table(self, table_id: str) -> tuple[TableRow, list[ActionRow]] | None:
+        result: tuple[TableRow, list[ActionRow]] | None = await self._run("load_table", table_id)
+        return result
+
+    async def exists(self, table_id: str) -> bool:
+        return bool(await self._run("exists", table_id))
+
+    async def table_ids(
+        self, *, unfinished_only: bool = False, public_only: bool = False
+    ) -> list[str]:
+        ids: list[str] = await self._run(
+            "table_ids", unfinished_only=unfinished_only, public_only=public_only
+        )
+        return ids
+
+    async def finished_public_ids(self, limit: int = 20) -> list[str]:
+        ids: list[str] = await self._run("finished_public_ids", limit)
+        return ids
+
+    # One process owns every table of a SQLite file (DatabaseLock): leases say yes.
+    async def acquire(self, table_id: str, owner: str, ttl: float) -> bool:
+        return True
+
+    async def renew(self, owner: str, ttl: float) -> set[str]:
+        return set()
+
+    async def release(self, owner: str, table_ids: Iterable[str] | None = None) -> None:
+        return None
+
+    async def orphans(self, limit: int = 100) -> list[str]:
+        return []

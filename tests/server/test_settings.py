@@ -15,6 +15,7 @@ from starlette.testclient import TestClient
 
 import mazo
 from mazo.server.app import create_app
+from mazo.server.schema import SCHEMA_VERSION
 from mazo.server.store import SCHEMA, Store
 from mazo.server.tables import LiveTable
 
@@ -139,7 +140,7 @@ def old_database(path: Path) -> tuple[str, str, float]:
 def test_an_old_database_file_is_migrated_and_its_tables_still_open(db: Path) -> None:
     done, playing, last_at = old_database(db)
     store = Store(db)
-    assert store.db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     loaded = store.load_table(done)
     assert loaded is not None
     row, actions = loaded
