@@ -14,6 +14,10 @@ from mazo.server.app import create_app
 # browser test module; they skip when Chromium or Playwright is missing
 from .browser_fixtures import base, browser, page  # noqa: F401
 
+# PostgreSQL and Redis for the scale-out tests: a fresh database each; they skip when the
+# servers are missing, and fail instead when MAZO_REQUIRE_SERVICES=1 (CI)
+from .services import pg_url, redis_url  # noqa: F401
+
 
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
