@@ -35,6 +35,7 @@ CONNECT_TIMEOUT = 5
 
 def unavailable(reason: str) -> NoReturn:
     """Skip the test for ``reason``, or fail it where the services are required."""
+    reason = " ".join(reason.split())  # libpq's messages span lines; the summary's do not
     if os.environ.get("MAZO_REQUIRE_SERVICES") == "1":
         pytest.fail(f"{reason} (MAZO_REQUIRE_SERVICES=1: this run must have it)")
     pytest.skip(reason)
