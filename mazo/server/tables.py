@@ -36,7 +36,7 @@ from mazo.games import GAMES, list_games, load_game
 from mazo.server.bots import SERVER_BOTS, BotRunner, bot_seed
 from mazo.server.settings import SettingsError, check_settings, resolve_settings
 from mazo.server.store import ActionRow, SeatRow, Store, TableRow, token_digest
-from mazo.server.views import state_message
+from mazo.server.views import seats_message, state_message
 
 __all__ = ["Connection", "LiveTable", "RequestError", "TableManager", "check_name"]
 
@@ -46,6 +46,7 @@ MAX_NAME = 40
 MAX_TITLE = 80
 MAX_MARKS = 2  # combining marks on one character of a name (after NFC)
 OUTBOX_LIMIT = 256  # queued messages a connection may fall behind before it is dropped
+SEATS_DELAY = 0.05  # seconds a `seats` message waits for more changes to go with it
 # Seconds, before the manager's timer_scale:
 NOBODY_PAUSE = 4.0  # the pause after a deal when no person is at the table
 DEFER = 8.0  # a bot's wait before answering a bet that a person teammate may answer
@@ -148,6 +149,10 @@ class LiveTable:
     defer: float | None = None  # until when a bot waits for a person to answer a bet
     answer_id: int | None = -1  # the game's action id of ANSWER (None: none; -1: unknown)
     active: float = field(default_factory=time.time)  # the last action, socket or claim
+    seats_due: asyncio.TimerHandle | None = None  # a `seats` message is on its way
+    # Sockets whose last message already shows the seats as they are (a new socket's
+    # own first state): the coming `seats` message skips them.
+    seats_known: set[Connection] = field(default_factory=set)
 
     @property
     def settings(self) -> dict[str, Any]:
@@ -511,7 +516,9 @@ class TableManager:
         if seat in table.autoplay:  # the timer gave the open seat to a bot: the claimer plays
             table.autoplay.discard(seat)
             self._set_turn(table, acted=seat)
-        self.broadcast(table)
+            self.broadcast(table)  # the turn and autoplay changed: a full state
+        else:
+            self.broadcast_seats(table)  # a name and the seat's claimable flag
         self.kick_bots(table)
         return {"seat": seat, "token": token, "join_url": f"/table/{table.row.id}#token={token}"}
 
@@ -520,16 +527,15 @@ class TableManager:
         s = table.row.seats[seat]
         s.name = name
         self.store.set_seat(table.row.id, seat, name, s.token_hash)
-        self.broadcast(table)
+        self.broadcast_seats(table)
 
     def attach(self, table: LiveTable, conn: Connection) -> None:
         table.active = time.time()
         table.conns.add(conn)
         table.connected[conn.seat] = table.connected.get(conn.seat, 0) + 1
-        if conn.seat is None:
-            conn.send(state_message(table, None))
-        else:
-            self.broadcast(table)  # everyone sees the seat come online
+        conn.send(state_message(table, conn.seat))  # its own full view first
+        self.broadcast_seats(table, told=conn)  # the others: the seat online, a watcher
+        if conn.seat is not None:
             self.kick_bots(table)  # a person here may hold a bot's answer (defer)
 
     def detach(self, table: LiveTable, conn: Connection) -> None:
@@ -538,12 +544,19 @@ class TableManager:
             table.conns.discard(conn)
             table.connected[conn.seat] -= 1
             seat = conn.seat
-            if seat is not None:
-                pause = table.pause
-                if pause is not None and not table.connected[seat] and seat in pause.waiting:
-                    self._unwait(table, seat)  # a person who left is not waited for
-                self.broadcast(table)
-                self.kick_bots(table)
+            pause = table.pause
+            if (
+                seat is not None
+                and pause is not None
+                and not table.connected[seat]
+                and seat in pause.waiting
+            ):
+                # A person who left is not waited for; the pause may end: a full state.
+                self._unwait(table, seat)
+            else:
+                self.broadcast_seats(table)  # the seat offline, one watcher fewer
+                if seat is not None:
+                    self.kick_bots(table)  # a bot may stop waiting for this person (defer)
         if table.state.match_over and not table.conns:
             # A finished table nobody watches leaves memory; the store rebuilds it on demand.
             self.tables.pop(table.row.id, None)
@@ -610,12 +623,46 @@ class TableManager:
             return text  # outside the int space (a custom Trionfetti ranking): as given
 
     def broadcast(self, table: LiveTable) -> None:
+        if table.seats_due is not None:  # this state shows the seats too: no delta after it
+            table.seats_due.cancel()
+            table.seats_due = None
         cache: dict[int | None, str] = {}
         for conn in list(table.conns):
             text = cache.get(conn.seat)
             if text is None:
                 text = cache[conn.seat] = json.dumps(state_message(table, conn.seat))
             conn.send(text)
+
+    def broadcast_seats(self, table: LiveTable, told: Connection | None = None) -> None:
+        """Tell every socket of the table who sits where and who is connected (a name, a
+        connection, a claim changed): one ``seats`` message, no cards, the same text for
+        all. Changes within SEATS_DELAY make one message: a reconnect storm would
+        otherwise send every socket a full state per connect and per disconnect.
+        ``told``: a socket that has just been sent a full state (it needs no delta unless
+        something else changes before the message goes)."""
+        table.seats_known = {told} if told is not None else set()
+        if table.seats_due is not None:
+            return  # already on its way; it reads the table when it goes
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._send_seats(table)  # no loop (building the app): nobody to wait for
+            return
+        table.seats_due = loop.call_later(SEATS_DELAY, self._send_seats, table)
+
+    @staticmethod
+    def _send_seats(table: LiveTable) -> None:
+        table.seats_due = None
+        known, table.seats_known = table.seats_known, set()
+        if not table.conns:
+            return
+        # The version is the table's now: every state queued before it is no newer, every
+        # state queued after it no older (each outbox is FIFO), so a client merges it
+        # into its newest state when the versions match.
+        text = json.dumps(seats_message(table))
+        for conn in list(table.conns):
+            if conn not in known:
+                conn.send(text)
 
     # -- pause, timer, autoplay, rematch -------------------------------------------
 

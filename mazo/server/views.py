@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from mazo.server.tables import LiveTable
 
-__all__ = ["public_view", "state_message", "table_summary"]
+__all__ = ["public_view", "seats_message", "state_message", "table_summary"]
 
 
 def _iso(ts: float) -> str:
@@ -107,6 +107,19 @@ def state_message(table: LiveTable, seat: int | None) -> dict[str, Any]:
         "history": table.history,
         "last": last_for(table, seat),
         "events": events_for(table, seat),
+    }
+
+
+def seats_message(table: LiveTable) -> dict[str, Any]:
+    """Who sits where and who is connected, for a change of names, connections or claims:
+    the same for every socket and naming no card (no observation, no events), so one
+    message serves players and watchers alike. ``version`` is the table's now: a client
+    merges it into its state of that version, or asks ``sync``."""
+    return {
+        "type": "seats",
+        "version": table.version,
+        "seats": seat_views(table),
+        "watchers": table.connected.get(None, 0),
     }
 
 

@@ -68,7 +68,7 @@ def test_fuzzed_socket_messages_change_nothing(tmp_path: Path) -> None:
             legal = first["observation"]["legal_actions"]
 
             def answer() -> dict[str, Any]:
-                # Every message gets exactly one reply (a rename: the new state).
+                # Every message gets exactly one reply (a rename: the `seats` delta).
                 message: dict[str, Any] = ws.receive_json()
                 return message
 
@@ -93,7 +93,7 @@ def test_fuzzed_socket_messages_change_nothing(tmp_path: Path) -> None:
                 if (
                     isinstance(message, dict)
                     and message.get("type") == "name"
-                    and reply["type"] == "state"
+                    and reply["type"] == "seats"
                 ):
                     assert reply["version"] == 0
                     return  # a valid name

@@ -180,7 +180,7 @@ def test_deep_json_on_the_socket_gets_bad_message_and_the_socket_stays(client: T
             assert "deeper than 32 levels" in reply["message"]
         # Brackets inside strings are text, not nesting.
         ws.send_json({"type": "name", "name": "[" * 39})
-        assert ws.receive_json()["type"] == "state"
+        assert ws.receive_json()["type"] == "seats"  # the new name, as a delta
         ws.send_json({"type": "ping"})
         assert ws.receive_json() == {"type": "pong"}
 

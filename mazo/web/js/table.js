@@ -84,6 +84,7 @@ function connect() {
       return;
     }
     if (data.type === "state") onState(data);
+    else if (data.type === "seats") onSeats(data);
     else if (data.type === "error") {
       hintFailed();
       onError(data);
@@ -169,6 +170,22 @@ function onState(msg) {
     return;
   }
   pacer.push(msg);
+}
+
+/** A `seats` message: names, connections and watchers changed, nothing else. It belongs
+ * to the newest state received (the end of the display queue) when their versions match;
+ * otherwise this page missed something: ask for the whole state again. */
+function onSeats(msg) {
+  const latest = app.latest;
+  if (!latest) return; // the first state is on its way and will show them
+  if (msg.version !== latest.version || !Array.isArray(msg.seats)) {
+    send({ type: "sync" });
+    return;
+  }
+  latest.table = { ...latest.table, seats: msg.seats, watchers: msg.watchers };
+  // the seats and the header read app.latest.table (makeCtx): redraw now, unless the
+  // queue is still drawing older states (the newest one shows this when its turn comes)
+  if (app.msg && !pacer.behind()) render();
 }
 
 /** Draw one `state` message now (no queue, no dwell): the pacer calls it, replay mode too. */
