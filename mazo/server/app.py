@@ -9,11 +9,9 @@ from __future__ import annotations
 import asyncio
 import bisect
 import contextlib
-import json
 import logging
 import math
 import re
-import sqlite3
 import time
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
@@ -25,31 +23,29 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from mazo.games import GAMES, list_games
 from mazo.server.bots import SERVER_BOTS, BotRunner
-from mazo.server.guard import SecurityHeaders, check_depth, cross_origin, read_json_body
-from mazo.server.hints import answer_hint
+from mazo.server.guard import SecurityHeaders, cross_origin, read_json_body
 from mazo.server.limits import ClientLimits, Limits
 from mazo.server.replay import Replays
-from mazo.server.store import DatabaseLock, Store
+from mazo.server.sockets import MAX_MESSAGE, admit, handle, receive, refuse, send_loop
+from mazo.server.store import DatabaseLock, StoreError, ThreadedStore
 from mazo.server.tables import Connection, LiveTable, RequestError, TableManager
-from mazo.server.views import public_view, state_message, table_summary
+from mazo.server.views import public_view, table_summary
 
 __all__ = ["MAX_MESSAGE", "WEB_DIR", "TokenRedactor", "create_app"]
 
 log = logging.getLogger("mazo.server")
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-MAX_MESSAGE = 4096  # bytes of one client message on the socket
 MAX_BODY = 16_384  # bytes of an HTTP request body
-RATE = 100.0  # messages a second a connection may send, on average (scripts play fast)
-BURST = 200.0
 LOBBY_PAGE = 50  # tables on one page of GET /api/tables (the default and the most)
 EXPIRE_AFTER = 24 * 3600.0  # seconds an abandoned table stays open (0: forever)
 SWEEP_EVERY = 300.0  # seconds between two looks for abandoned tables
 LOBBY_REFRESH = 1.0  # seconds the lobby's list is reused before it is built again
+HEALTH_WAIT = 2.0  # seconds /api/health waits for the database before it says it failed
 
 
 class TokenRedactor(logging.Filter):
@@ -101,7 +97,8 @@ def create_app(
     # One server per SQLite file: a second one refuses to start (DatabaseInUse).
     lock = DatabaseLock(db_path)
     lock.acquire()
-    store = Store(db_path)
+    store = ThreadedStore(db_path)
+    store.open_now()  # a file that cannot be opened stops the server before it listens
     bots = BotRunner(processes=bot_processes)
     manager = TableManager(
         store, bots, bot_delay=bot_delay, allow_seed=allow_seed, timer_scale=timer_scale
@@ -115,7 +112,8 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         lock.acquire()  # held already, unless the app is started a second time
-        resumed = manager.resume_all()
+        await store.open()  # open already, unless the app is started a second time
+        resumed = await manager.resume_all()
         if resumed:
             log.info("resumed %d unfinished table(s)", resumed)
         if manager.quarantined:
@@ -134,7 +132,8 @@ def create_app(
                 await sweeper
         await manager.close()
         bots.close()
-        store.close()
+        await store.close()
+        store.shutdown()
         lock.release()
 
     async def page(request: Request) -> Response:
@@ -156,10 +155,12 @@ def create_app(
 
     async def health(request: Request) -> Response:
         try:
-            store.check()
-            database: dict[str, Any] = {"ok": True}
-        except sqlite3.Error as exc:
-            database = {"ok": False, "error": str(exc)}
+            # a database that hangs makes the health check say so, not hang with it
+            await asyncio.wait_for(store.check(), HEALTH_WAIT)
+            database: dict[str, Any] = {"ok": True, "kind": store.kind}
+        except (StoreError, TimeoutError) as exc:
+            why = str(exc) or f"no answer in {HEALTH_WAIT:g} s"
+            database = {"ok": False, "kind": store.kind, "error": why}
         answer = {
             "ok": database["ok"],
             "tables": len(manager.tables),
@@ -212,10 +213,10 @@ def create_app(
                     headers={"Retry-After": str(math.ceil(wait))},
                 )
             body = await _json_body(request)
-            return JSONResponse(manager.create(body), status_code=201)
+            return JSONResponse(await manager.create(body), status_code=201)
         status = request.query_params.get("status")
         if status == "finished":
-            return JSONResponse({"tables": replays.finished()})
+            return JSONResponse({"tables": await replays.finished()})
         if status not in (None, "", "playing"):
             raise RequestError(
                 f"status must be 'playing' (the default: open tables) or 'finished'"
@@ -223,14 +224,14 @@ def create_app(
             )
         return JSONResponse(lobby.page(request.query_params))
 
-    def _table(request: Request) -> LiveTable:
-        return manager.require(request.path_params["table_id"])
+    async def _table(request: Request) -> LiveTable:
+        return await manager.require(request.path_params["table_id"])
 
     async def table_view(request: Request) -> Response:
-        return JSONResponse(public_view(_table(request)))
+        return JSONResponse(public_view(await _table(request)))
 
     async def record(request: Request) -> Response:
-        table = _table(request)
+        table = await _table(request)
         if not table.state.match_over:
             raise RequestError(
                 "the record (every deck order) is published when the match is over",
@@ -245,44 +246,30 @@ def create_app(
         return JSONResponse(answer)
 
     async def claim(request: Request) -> Response:
-        table = _table(request)
+        table = await _table(request)
         body = await _json_body(request)
-        return JSONResponse(manager.claim(table, request.path_params["seat"], body))
+        return JSONResponse(await manager.claim(table, request.path_params["seat"], body))
 
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
         why = cross_origin(websocket.headers)  # a page of another site: refused
         if why is not None:
-            await _refuse(websocket, 4403, "bad_origin", why)
+            await refuse(websocket, 4403, "bad_origin", why)
             return
         try:
-            table = manager.require(websocket.path_params["table_id"])
+            table = await manager.require(websocket.path_params["table_id"])
         except RequestError as exc:  # 4404: no such table; 4503: quarantined (the reason)
-            await _refuse(websocket, 4000 + exc.status, exc.code, exc.message)
+            await refuse(websocket, 4000 + exc.status, exc.code, exc.message)
             return
-        token = websocket.query_params.get("token")
-        seat: int | None = None
-        if token:
-            seat = table.seat_for_token(token)
-            if seat is None:
-                await _refuse(websocket, 4403, "bad_token", "this token opens no seat here")
-                return
-        here = table.connected.get(seat, 0)
-        if seat is None and limits.watchers_per_table and here >= limits.watchers_per_table:
-            most = limits.watchers_per_table
-            why = f"this table has {most} watchers, the most it takes; try again later"
-            await _refuse(websocket, 4429, "too_many_watchers", why)
-            return
-        if seat is not None and limits.sockets_per_seat and here >= limits.sockets_per_seat:
-            most = limits.sockets_per_seat
-            why = f"seat {seat} is open in {most} places already, the most it may be; close one"
-            await _refuse(websocket, 4429, "too_many_seat_connections", why)
+        seat, refusal = admit(limits, table, websocket.query_params.get("token"))
+        if refusal is not None:
+            await refuse(websocket, *refusal)
             return
         host = websocket.client.host if websocket.client else "unknown"
         if not clients.open_socket(host):
             most = limits.sockets_per_client
             why = f"{host} holds {most} sockets already, the most one address may; close some"
-            await _refuse(websocket, 4429, "too_many_connections", why)
+            await refuse(websocket, 4429, "too_many_connections", why)
             return
         try:
             await _serve_socket(websocket, manager, table, seat)
@@ -293,10 +280,14 @@ def create_app(
         websocket: WebSocket, manager: TableManager, table: LiveTable, seat: int | None
     ) -> None:
         conn = Connection(seat)
-        sender = asyncio.create_task(_send_loop(websocket, conn))
+        sender = asyncio.create_task(send_loop(websocket, conn))
         manager.attach(table, conn)  # queues this connection's first state
+
+        async def on_text(text: str) -> None:
+            await handle(text, manager, table, conn)
+
         try:
-            await _receive_loop(websocket, manager, table, conn)
+            await receive(websocket, conn, on_text, lambda: table.version)
         finally:
             manager.detach(table, conn)
             sender.cancel()
@@ -341,7 +332,7 @@ async def _sweep(manager: TableManager, idle: float, every: float) -> None:
     while True:
         await asyncio.sleep(every)
         try:
-            manager.expire(idle)
+            await manager.expire(idle)
         except Exception:
             log.exception("closing abandoned tables failed; trying again later")
 
@@ -420,93 +411,3 @@ class Lobby:
 async def _json_body(request: Request) -> Any:
     # Same-origin, application/json, refused while streaming past MAX_BODY, nesting bounded.
     return await read_json_body(request, MAX_BODY)
-
-
-async def _refuse(websocket: WebSocket, close_code: int, code: str, message: str) -> None:
-    await websocket.send_text(json.dumps({"type": "error", "code": code, "message": message}))
-    await websocket.close(code=close_code)
-
-
-async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
-    while True:
-        text = await conn.outbox.get()
-        if not text:  # the connection fell too far behind: let the client reconnect
-            await websocket.close(code=4408)
-            return
-        await websocket.send_text(text)
-
-
-async def _receive_loop(
-    websocket: WebSocket, manager: TableManager, table: LiveTable, conn: Connection
-) -> None:
-    allowance, stamp = BURST, time.monotonic()
-    while True:
-        try:
-            message = await websocket.receive()
-        except WebSocketDisconnect:
-            return
-        if message["type"] == "websocket.disconnect":
-            return
-        now = time.monotonic()
-        allowance = min(BURST, allowance + (now - stamp) * RATE)
-        stamp = now
-        if allowance < 1:
-            _error(conn, table, "rate_limited", f"too many messages: at most {RATE:g} a second")
-            continue
-        allowance -= 1
-        text = message.get("text")
-        if text is None:
-            raw = message.get("bytes") or b""
-            if len(raw) > MAX_MESSAGE:
-                _error(conn, table, "too_large", f"a message is at most {MAX_MESSAGE} bytes")
-                continue
-            try:
-                text = raw.decode()
-            except UnicodeDecodeError:
-                _error(conn, table, "bad_message", "messages are UTF-8 JSON text")
-                continue
-        if len(text.encode()) > MAX_MESSAGE:
-            _error(conn, table, "too_large", f"a message is at most {MAX_MESSAGE} bytes")
-            continue
-        try:
-            await _handle(text, manager, table, conn)
-        except RequestError as exc:
-            _error(conn, table, exc.code, exc.message)
-
-
-async def _handle(text: str, manager: TableManager, table: LiveTable, conn: Connection) -> None:
-    check_depth(text, "the message")  # 2 KB of "[" would exhaust the parser's recursion
-    try:
-        msg = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RequestError(f"not JSON ({exc.msg}); send an object with a type") from exc
-    if not isinstance(msg, dict):
-        raise RequestError('a message is a JSON object with a "type": act, name or ping')
-    kind = msg.get("type")
-    if kind == "ping":
-        conn.send({"type": "pong"})
-    elif kind == "act":
-        await manager.act(table, conn.seat, msg.get("version"), msg.get("action"))
-    elif kind == "name":
-        if conn.seat is None:
-            raise RequestError("watchers have no seat to name", code="spectator")
-        manager.rename(table, conn.seat, msg.get("name"))
-    elif kind in ("ready", "back"):
-        changed = (manager.ready if kind == "ready" else manager.back)(table, conn.seat)
-        if not changed:  # every message gets an answer: the state, unchanged
-            conn.send(state_message(table, conn.seat))
-    elif kind == "rematch":
-        manager.rematch(table, conn.seat)
-    elif kind == "hint":
-        await answer_hint(table, conn)
-    elif kind == "sync":
-        conn.send(state_message(table, conn.seat))
-    else:
-        raise RequestError(
-            f"unknown message type {kind!r}; types are: act, name, ping,"
-            " sync, ready, back, rematch, hint"
-        )
-
-
-def _error(conn: Connection, table: LiveTable, code: str, message: str) -> None:
-    conn.send({"type": "error", "code": code, "message": message, "version": table.version})

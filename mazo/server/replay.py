@@ -20,7 +20,7 @@ import copy
 from typing import Any
 
 from mazo.games import load_game
-from mazo.server.store import ActionRow, TableRow
+from mazo.server.store import ActionRow, StoreError, TableRow
 from mazo.server.tables import LiveTable, RequestError
 from mazo.server.views import state_message, table_summary
 
@@ -151,14 +151,14 @@ class Replays:
         if table.state.match_over and not table.conns:
             self.manager.tables.pop(table.row.id, None)
 
-    def finished(self) -> list[dict[str, Any]]:
+    async def finished(self) -> list[dict[str, Any]]:
         """Recently finished public tables, the most recently finished first."""
         out = []
-        ids = self.manager.store.finished_public_ids(FINISHED_LIMIT)
+        ids = await self.manager.store.finished_public_ids(FINISHED_LIMIT)
         for table_id in ids:
             entry = self._finished.get(table_id)
             if entry is None:
-                table = self.manager.get(table_id)
+                table = await self.manager.get(table_id)
                 if table is None or not table.state.match_over:
                     continue
                 entry = table_summary(table)
@@ -176,7 +176,7 @@ class Replays:
         return out
 
     async def deal(self, table_id: str, seat_text: str | None, deal_text: str | None) -> Any:
-        table = self.manager.require(table_id)  # 404, or 503 for a quarantined table
+        table = await self.manager.require(table_id)  # 404, or 503 for a quarantined table
         if not table.state.match_over:
             raise RequestError(
                 "a match is replayed once it is over (the replay shows every hand)",
@@ -185,7 +185,14 @@ class Replays:
             )
         seat = parse_seat(seat_text, table.row.players)
         summary = table_summary(table)
-        loaded = self.manager.store.load_table(table_id)
+        try:
+            loaded = await self.manager.store.load_table(table_id)
+        except StoreError as exc:
+            raise RequestError(
+                "the replay cannot be loaded now (the database failed); try again",
+                status=503,
+                code="store_failed",
+            ) from exc
         self._release(table)
         if loaded is None:
             raise RequestError("no such table", status=404, code="no_table")

@@ -28,7 +28,6 @@ import hashlib
 import json
 import os
 import sqlite3
-import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -380,30 +379,23 @@ class TableStore(Protocol):
 class ThreadedStore:
     """The SQLite :class:`Store` for the server: every call runs on one thread of its own
     (SQLite serialises writers anyway; one thread keeps the connection single-threaded),
-    and the event loop awaits it. ``sqlite3.Error`` becomes :class:`StoreError`.
-
-    ``delay`` (tests only) makes every call wait that long first, as a file held by
-    another writer would: other tables must go on meanwhile."""
+    and the event loop awaits it. ``sqlite3.Error`` becomes :class:`StoreError`."""
 
     kind = "sqlite"
 
-    def __init__(self, path: str | Path, delay: float = 0.0) -> None:
+    def __init__(self, path: str | Path) -> None:
         self.path = str(path)
-        self.delay = delay
         self.store: Store | None = None
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mazo-sqlite")
         # Tests break the database on purpose: a function here is called before each
         # call with the call's name, and may raise sqlite3.Error.
         self.fault: Callable[[str], None] | None = None
-        self._lock = threading.Lock()
 
     async def _run(self, name: str, *args: Any, **kwargs: Any) -> Any:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, self._call, name, args, kwargs)
 
     def _call(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        if self.delay:
-            time.sleep(self.delay)
         try:
             if self.fault is not None:
                 self.fault(name)

@@ -23,7 +23,6 @@ import hashlib
 import json
 import logging
 import secrets
-import sqlite3
 import time
 import unicodedata
 from collections.abc import Mapping
@@ -35,7 +34,15 @@ from mazo.core.game import Game, State
 from mazo.games import GAMES, list_games, load_game
 from mazo.server.bots import SERVER_BOTS, BotRunner, bot_seed
 from mazo.server.settings import SettingsError, check_settings, resolve_settings
-from mazo.server.store import ActionRow, SeatRow, Store, TableRow, token_digest
+from mazo.server.store import (
+    ActionRow,
+    LeaseLost,
+    SeatRow,
+    StoreError,
+    TableRow,
+    TableStore,
+    token_digest,
+)
 from mazo.server.views import seats_message, state_message
 
 __all__ = ["Connection", "LiveTable", "RequestError", "TableManager", "check_name"]
@@ -50,6 +57,7 @@ SEATS_DELAY = 0.05  # seconds a `seats` message waits for more changes to go wit
 # Seconds, before the manager's timer_scale:
 NOBODY_PAUSE = 4.0  # the pause after a deal when no person is at the table
 DEFER = 8.0  # a bot's wait before answering a bet that a person teammate may answer
+RETRY = 1.0  # seconds before the driver tries again after a failure (the database, a bot)
 ANSWER = "accept"  # the action that marks a pending bet (Trionfetti's vega, Envite's bets)
 # Keys of a hand_end's detail that name cards: the history is card-free.
 CARD_DETAIL = frozenset({"revealed", "card"})
@@ -97,6 +105,15 @@ class Connection:
     seat: int | None
     outbox: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
     dropped: bool = False
+    # The close code the sender uses once it reaches the end marker ("").
+    close_code: int = 4408  # fell too far behind
+
+    def close(self, code: int) -> None:
+        """Close the socket once what is queued has gone out (code: why)."""
+        if not self.dropped:
+            self.dropped = True
+            self.close_code = code
+            self.outbox.put_nowait("")
 
     def send(self, message: Mapping[str, Any] | str) -> None:
         if self.dropped:
@@ -149,6 +166,7 @@ class LiveTable:
     defer: float | None = None  # until when a bot waits for a person to answer a bet
     answer_id: int | None = -1  # the game's action id of ANSWER (None: none; -1: unknown)
     active: float = field(default_factory=time.time)  # the last action, socket or claim
+    gone: bool = False  # this process let the table go (another one owns it now)
     seats_due: asyncio.TimerHandle | None = None  # a `seats` message is on its way
     # Sockets whose last message already shows the seats as they are (a new socket's
     # own first state): the coming `seats` message skips them.
@@ -220,13 +238,19 @@ class TableManager:
 
     def __init__(
         self,
-        store: Store,
+        store: TableStore,
         bots: BotRunner,
         bot_delay: float = 0.6,
         allow_seed: bool = False,
         timer_scale: float = 1.0,
+        owner: str | None = None,
+        lease_ttl: float = 0.0,
     ) -> None:
         self.store = store
+        # Scale-out mode: this process's name in the tables' leases (None: one process
+        # owns every table, SQLite) and how long a lease lasts unrenewed.
+        self.owner = owner
+        self.lease_ttl = lease_ttl
         self.bots = bots
         self.bot_delay = bot_delay
         self.allow_seed = allow_seed
@@ -242,21 +266,37 @@ class TableManager:
         self.changes = 0
         # Unfinished tables the server closed (nobody there for too long): id -> reason.
         self.closed: dict[str, str] = {}
+        self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
 
     # -- loading ---------------------------------------------------------------------
 
-    def get(self, table_id: str) -> LiveTable | None:
+    async def get(self, table_id: str) -> LiveTable | None:
         """The live table; None when there is no such table or it is quarantined (see
-        :meth:`require` for the reason)."""
+        :meth:`require` for the reason). Loading waits on the database, not the loop;
+        requests for a table being loaded share that one load."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
-        if table_id in self.quarantined:
+        if table_id in self.quarantined or table_id in self.closed:
             return None
+        loading = self._loading.get(table_id)
+        if loading is None:
+            loading = asyncio.ensure_future(self._load(table_id))
+            self._loading[table_id] = loading
+            loading.add_done_callback(lambda _: self._loading.pop(table_id, None))
+        return await asyncio.shield(loading)
+
+    async def _load(self, table_id: str) -> LiveTable | None:
         try:
-            loaded = self.store.load_table(table_id)
-        except sqlite3.Error:
-            raise  # the database failed, not this table: nothing to quarantine
+            loaded = await self.store.load_table(table_id)
+        except StoreError as exc:
+            # the database failed, not this table: nothing to quarantine
+            log.error("table %s could not be loaded: %s", table_id, exc)
+            raise RequestError(
+                f"table {table_id} cannot be loaded now (the database failed); try again",
+                status=503,
+                code="store_failed",
+            ) from exc
         except (ValueError, TypeError) as exc:  # a stored row that is not JSON, say
             self._quarantine(table_id, f"its stored row cannot be read: {exc}")
             return None
@@ -306,10 +346,11 @@ class TableManager:
         self.quarantined[table_id] = reason
         log.error("table %s is quarantined (kept out of play): %s", table_id, reason)
 
-    def require(self, table_id: str) -> LiveTable:
+    async def require(self, table_id: str) -> LiveTable:
         """The live table, or RequestError: 404 for no such table, 503 (code
-        ``table_unavailable``) with the reason for a quarantined one."""
-        table = self.get(table_id)
+        ``table_unavailable``) with the reason for a quarantined one (``store_failed``
+        when the database fails)."""
+        table = await self.get(table_id)
         if table is not None:
             return table
         closed = self.closed.get(table_id)
@@ -329,19 +370,19 @@ class TableManager:
             )
         raise RequestError("no such table", status=404, code="no_table")
 
-    def resume_all(self) -> int:
+    async def resume_all(self) -> int:
         """Load every unfinished table and set its bots going (after a restart). A table
         that cannot be rebuilt is quarantined (logged, listed by /api/health) and the
         others start anyway. Returns the number of tables resumed."""
         resumed = 0
-        for table_id in self.store.table_ids(unfinished_only=True):
-            table = self.get(table_id)
+        for table_id in await self.store.table_ids(unfinished_only=True):
+            table = await self.get(table_id)
             if table is not None:
                 self.kick_bots(table)
                 resumed += 1
         return resumed
 
-    def expire(self, idle: float, now: float | None = None) -> list[str]:
+    async def expire(self, idle: float, now: float | None = None) -> list[str]:
         """Close every unfinished table that nobody has been connected to (no player, no
         watcher) and that saw no action, socket or claim for ``idle`` seconds: marked
         closed ("abandoned") and finished in the store, its driver stopped, dropped from
@@ -352,7 +393,14 @@ class TableManager:
         for table_id, table in list(self.tables.items()):
             if table.state.match_over or table.conns or now - table.active < idle:
                 continue
-            self.store.mark_closed(table_id, "abandoned", now)
+            async with table.lock:
+                if table.conns or now - table.active < idle or table.state.match_over:
+                    continue  # someone came while the lock was awaited
+                try:
+                    await self.store.mark_closed(table_id, "abandoned", now)
+                except StoreError as exc:
+                    log.error("table %s could not be closed (tried later): %s", table_id, exc)
+                    continue
             table.row.finished, table.row.finished_at = True, now
             table.row.closed = "abandoned"
             if table.driver is not None:
@@ -367,7 +415,7 @@ class TableManager:
 
     # -- creating --------------------------------------------------------------------
 
-    def create(self, body: Any) -> dict[str, Any]:
+    async def create(self, body: Any) -> dict[str, Any]:
         if not isinstance(body, dict):
             raise RequestError("the request body must be a JSON object")
         unknown = sorted(
@@ -420,7 +468,7 @@ class TableManager:
                 tokens[i] = secrets.token_urlsafe(16)
                 token_hash = token_digest(tokens[i])
             rows.append(SeatRow(i, kind, level, seat_name, token_hash))
-        table_id = self._new_id()
+        table_id = await self._new_id()
         row = TableRow(
             id=table_id,
             game=name,
@@ -434,7 +482,15 @@ class TableManager:
             seats=rows,
             settings=settings,
         )
-        self.store.create_table(row)
+        try:
+            await self.store.create_table(row, owner=self.owner, ttl=self.lease_ttl)
+        except StoreError as exc:
+            log.error("a new %s table could not be stored: %s", name, exc)
+            raise RequestError(
+                "the table could not be stored (the database failed); try again",
+                status=503,
+                code="store_failed",
+            ) from exc
         table = LiveTable(row=row, game=game, state=game.new_match(seed=seed))
         self._set_turn(table)
         self.tables[table_id] = table
@@ -486,20 +542,33 @@ class TableManager:
             raise RequestError("a table needs at least one human seat (use mazo sim for bots only)")
         return out
 
-    def _new_id(self) -> str:
+    async def _new_id(self) -> str:
         while True:
             table_id = secrets.token_urlsafe(6)
-            if table_id not in self.tables and self.store.load_table(table_id) is None:
-                return table_id
+            if table_id not in self.tables:
+                try:
+                    if not await self.store.exists(table_id):
+                        return table_id
+                except StoreError as exc:
+                    log.error("a new table id could not be checked: %s", exc)
+                    raise RequestError(
+                        "the table could not be stored (the database failed); try again",
+                        status=503,
+                        code="store_failed",
+                    ) from exc
 
     # -- seats -----------------------------------------------------------------------
 
-    def claim(self, table: LiveTable, seat: int, body: Any) -> dict[str, Any]:
+    async def claim(self, table: LiveTable, seat: int, body: Any) -> dict[str, Any]:
         if not 0 <= seat < table.row.players:
             raise RequestError(f"seat must be 0..{table.row.players - 1}", status=404)
         if not isinstance(body, dict):
             raise RequestError('the request body must be a JSON object like {"name": "Ana"}')
         name = check_name(body.get("name"))
+        async with table.lock:  # two claims of one seat: the second finds it taken
+            return await self._claim(table, seat, name)
+
+    async def _claim(self, table: LiveTable, seat: int, name: str) -> dict[str, Any]:
         if not table.claimable(seat):
             raise RequestError(
                 f"seat {seat} cannot be claimed: only unnamed human seats of public tables"
@@ -509,8 +578,10 @@ class TableManager:
             )
         token = secrets.token_urlsafe(16)
         s = table.row.seats[seat]
+        # Stored first: a seat is claimed in memory only once the database has it (a
+        # failed write leaves the seat open, and no token nobody received works).
+        await self._store_seat(table, seat, name, token_digest(token))
         s.name, s.token_hash = name, token_digest(token)
-        self.store.set_seat(table.row.id, seat, name, s.token_hash)
         self.changes += 1
         table.active = time.time()
         if seat in table.autoplay:  # the timer gave the open seat to a bot: the claimer plays
@@ -522,12 +593,38 @@ class TableManager:
         self.kick_bots(table)
         return {"seat": seat, "token": token, "join_url": f"/table/{table.row.id}#token={token}"}
 
-    def rename(self, table: LiveTable, seat: int, value: Any) -> None:
+    async def rename(self, table: LiveTable, seat: int, value: Any) -> None:
         name = check_name(value)
         s = table.row.seats[seat]
-        s.name = name
-        self.store.set_seat(table.row.id, seat, name, s.token_hash)
+        async with table.lock:
+            await self._store_seat(table, seat, name, s.token_hash)
+            s.name = name
         self.broadcast_seats(table)
+
+    async def _store_seat(
+        self, table: LiveTable, seat: int, name: str, token_hash: str | None
+    ) -> None:
+        try:
+            await self.store.set_seat(table.row.id, seat, name, token_hash)
+        except StoreError as exc:
+            log.error("table %s seat %d: the seat could not be stored: %s", table.row.id, seat, exc)
+            raise RequestError(
+                "the seat could not be stored (the database failed); nothing changed, try again",
+                status=503,
+                code="store_failed",
+            ) from exc
+
+    def lose(self, table: LiveTable) -> None:
+        """Another process owns the table now (its lease was taken): stop running it and
+        close its sockets with 1012 (service restart) so the pages reconnect, to whichever
+        process will serve it."""
+        table.gone = True
+        table.wake.set()
+        if self.tables.get(table.row.id) is table:
+            del self.tables[table.row.id]
+        for conn in list(table.conns):
+            conn.close(1012)
+        self.changes += 1
 
     def attach(self, table: LiveTable, conn: Connection) -> None:
         table.active = time.time()
@@ -582,13 +679,15 @@ class TableManager:
             auto = seat in table.autoplay
             table.autoplay.discard(seat)
             try:
-                self._commit(table, seat, action)
+                await self._commit(table, seat, action)
             except RequestError:
                 if auto:
                     table.autoplay.add(seat)
                 raise
 
-    def _commit(self, table: LiveTable, seat: int, action: str | int) -> None:
+    async def _commit(self, table: LiveTable, seat: int, action: str | int) -> None:
+        """Check, store, then apply and broadcast one action (the caller holds the lock).
+        Memory never runs ahead of the database: a failed write changes nothing."""
         state = table.state
         if state.match_over:
             raise RequestError("the match is over", code="illegal_action")
@@ -602,11 +701,36 @@ class TableManager:
         except (InvalidActionError, RulesError, ValueError, TypeError) as exc:
             raise RequestError(str(exc), code="invalid_action") from exc
         text = self._canonical(state, text)
-        self.store.append_action(table.row.id, table.version + 1, seat, text)
-        if new.match_over:
-            now = time.time()
-            self.store.mark_finished(table.row.id, now)
-            table.row.finished, table.row.finished_at = True, now
+        now = time.time()
+        finished_at = now if new.match_over else None
+        try:
+            await self.store.append_action(
+                table.row.id, table.version + 1, seat, text, finished_at, owner=self.owner
+            )
+        except LeaseLost as exc:
+            log.error("table %s: another process owns it now; letting it go", table.row.id)
+            self.lose(table)
+            raise RequestError(
+                "this table moved to another server process; reconnect",
+                status=503,
+                code="table_moved",
+            ) from exc
+        except StoreError as exc:
+            log.error(
+                "table %s seat %d: action %d (%r) could not be stored: %s",
+                table.row.id,
+                seat,
+                table.version + 1,
+                text,
+                exc,
+            )
+            raise RequestError(
+                "the action could not be stored (the database failed); it was not taken, try again",
+                status=503,
+                code="store_failed",
+            ) from exc
+        if finished_at is not None:
+            table.row.finished, table.row.finished_at = True, finished_at
             self.changes += 1
         table.advance(new, seat, text)
         table.active = time.time()
@@ -756,7 +880,7 @@ class TableManager:
         self.kick_bots(table)
         return True
 
-    def rematch(self, table: LiveTable, seat: int | None) -> str:
+    async def rematch(self, table: LiveTable, seat: int | None) -> str:
         """``{"type": "rematch"}`` once the match is over: a new table with the same game,
         options, settings, title, publicity and seats (the same token digests: every
         link works with the new id), and a new seed. Made once; later requests get the
@@ -768,32 +892,47 @@ class TableManager:
                 "rematch: the match is not over yet; ask once it has ended",
                 code="illegal_action",
             )
-        old = table.row
-        if old.next is None:
-            row = TableRow(
-                id=self._new_id(),
-                game=old.game,
-                players=old.players,
-                options=dict(old.options),
-                seed=self._rematch_seed(old.seed),
-                title=old.title,
-                public=old.public,
-                created=time.time(),
-                finished=False,
-                seats=[SeatRow(s.seat, s.kind, s.level, s.name, s.token_hash) for s in old.seats],
-                settings=dict(table.settings),
-            )
-            self.store.create_table(row, rematch_of=old.id)
-            old.next = row.id
-            game = load_game(row.game, row.players, **row.options)
-            new = LiveTable(row=row, game=game, state=game.new_match(seed=row.seed))
-            self._set_turn(new)
-            self.tables[row.id] = new
-            self.changes += 1
-            self.kick_bots(new)
-            log.info("table %s: rematch at %s", old.id, row.id)
+        async with table.lock:  # two requests at once make one rematch
+            if table.row.next is None:
+                await self._make_rematch(table)
         self.broadcast(table)
-        return old.next
+        assert table.row.next is not None
+        return table.row.next
+
+    async def _make_rematch(self, table: LiveTable) -> None:
+        old = table.row
+        row = TableRow(
+            id=await self._new_id(),
+            game=old.game,
+            players=old.players,
+            options=dict(old.options),
+            seed=self._rematch_seed(old.seed),
+            title=old.title,
+            public=old.public,
+            created=time.time(),
+            finished=False,
+            seats=[SeatRow(s.seat, s.kind, s.level, s.name, s.token_hash) for s in old.seats],
+            settings=dict(table.settings),
+        )
+        try:
+            await self.store.create_table(
+                row, rematch_of=old.id, owner=self.owner, ttl=self.lease_ttl
+            )
+        except StoreError as exc:
+            log.error("table %s: the rematch could not be stored: %s", old.id, exc)
+            raise RequestError(
+                "the rematch could not be stored (the database failed); try again",
+                status=503,
+                code="store_failed",
+            ) from exc
+        old.next = row.id
+        game = load_game(row.game, row.players, **row.options)
+        new = LiveTable(row=row, game=game, state=game.new_match(seed=row.seed))
+        self._set_turn(new)
+        self.tables[row.id] = new
+        self.changes += 1
+        self.kick_bots(new)
+        log.info("table %s: rematch at %s", old.id, row.id)
 
     def _rematch_seed(self, seed: int) -> int:
         """A random seed; a server that accepts seeds (tests, demos) derives it from the
@@ -824,7 +963,7 @@ class TableManager:
     async def _drive(self, table: LiveTable) -> None:
         """Until the match ends: look at the table, do what is due (a bot's move, the
         end of a pause, a takeover), else sleep until the next deadline or a change."""
-        while not table.state.match_over:
+        while not table.state.match_over and not table.gone:
             table.wake.clear()
             wait: float | None = None  # None: until something changes
             try:
@@ -847,9 +986,16 @@ class TableManager:
                         self._take_over(table, turn.seat)
                         continue
                     wait = turn.deadline - now
+            except RequestError as exc:
+                # The database failed (logged where it did): the move was not taken;
+                # try again soon rather than leave the table stuck until a change.
+                if table.gone:
+                    return
+                log.warning("table %s: %s; trying again in %g s", table.row.id, exc, RETRY)
+                wait = RETRY
             except Exception:
-                log.exception("table %s: the driver failed; waiting for a change", table.row.id)
-                wait = None
+                log.exception("table %s: the driver failed; trying again soon", table.row.id)
+                wait = RETRY
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(table.wake.wait(), wait)
 
@@ -916,12 +1062,15 @@ class TableManager:
             if not self._may_move(table, seat, version):
                 return  # someone acted (or came back) while the bot thought: look again
             try:
-                self._commit(table, seat, action)
-            except RequestError:
+                await self._commit(table, seat, action)
+            except RequestError as exc:
+                if exc.code in ("store_failed", "table_moved"):
+                    raise  # the driver waits and tries again (or the table is gone)
                 log.exception(
                     "bot %s at table %s seat %d chose %r", level, table.row.id, seat, action
                 )
-                self._commit(table, seat, state.action_to_string(state.legal_actions()[0]))
+                first = state.action_to_string(state.legal_actions()[0])
+                await self._commit(table, seat, first)
 
     async def close(self) -> None:
         for task in list(self._tasks):

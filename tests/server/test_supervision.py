@@ -259,7 +259,7 @@ def test_a_killed_bot_worker_is_replaced_and_the_search_goes_on(
 
 def test_health_reports_the_database_and_the_bot_pool(client: TestClient) -> None:
     health = client.get("/api/health").json()
-    assert health["ok"] is True and health["database"] == {"ok": True}
+    assert health["ok"] is True and health["database"] == {"ok": True, "kind": "sqlite"}
     assert health["bots"] == {"processes": False, "workers": 0, "alive": 0, "restarts": 0}
     assert health["quarantined"] == []
 
