@@ -17,12 +17,17 @@ examples:
   mazo serve                              http://127.0.0.1:8000, tables in ./mazo.sqlite3
   mazo serve --host 0.0.0.0 --port 8080   reachable from the local network
   mazo serve --db /var/lib/mazo/tables.sqlite3 --bot-delay 1
+  mazo serve --port 8001 --db postgresql://mazo@db/mazo --bus redis://cache:6379/0
+                                          one of several processes sharing every table
 
 Open the address in a browser: the lobby creates tables (any game, player count, options,
 each seat a person or a bot level) and gives a join link per seat and a watch link.
 Unfinished tables resume where they were when the server starts again; a stored table
 that cannot be replayed is quarantined (logged, listed by /api/health) and the rest start.
-One server per database file: a second mazo serve on the same --db refuses to start.
+One server per SQLite file: a second mazo serve on the same --db refuses to start.
+Scale-out (pip install 'mazo[server,scale]'): any number of processes on one PostgreSQL
+--db and one Redis --bus share every table, behind any reverse proxy; a process that dies
+hands its tables to the others within --lease seconds. See docs/deploy.md.
 The protocol for scripts and other clients is in docs/protocol.md.
 """
 
@@ -41,8 +46,23 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument(
         "--db",
         default="mazo.sqlite3",
-        metavar="PATH",
-        help="the SQLite file of the tables (default %(default)s; ':memory:' keeps nothing)",
+        metavar="PATH|URL",
+        help="the SQLite file of the tables (default %(default)s; ':memory:' keeps nothing),"
+        " or a postgresql:// URL for the scale-out mode (needs --bus)",
+    )
+    p.add_argument(
+        "--bus",
+        metavar="URL",
+        help="scale-out mode: the redis:// URL that carries each table's changes between"
+        " processes (needs a PostgreSQL --db)",
+    )
+    p.add_argument(
+        "--lease",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="scale-out mode: how long a table stays with a process that stopped answering"
+        " before another takes it over (default %(default)s)",
     )
     p.add_argument(
         "--bot-delay",
@@ -120,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
 
         from mazo.server.app import TokenRedactor, create_app
         from mazo.server.limits import Limits
-        from mazo.server.store import DatabaseInUse
+        from mazo.server.store import DatabaseInUse, redact
     except ImportError as err:
         print(
             f"mazo serve: the web server is an optional extra ({err.name} is missing):"
@@ -151,6 +171,31 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as err:
         print(f"mazo serve: {err}", file=sys.stderr)
         return 2
+    scale = args.db.startswith(("postgresql://", "postgres://"))
+    if scale != (args.bus is not None):
+        print(
+            "mazo serve: a PostgreSQL --db (postgresql://...) needs a --bus (redis://...),"
+            " and --bus needs a PostgreSQL --db; with a SQLite file there is one process",
+            file=sys.stderr,
+        )
+        return 2
+    if args.bus is not None and not args.bus.startswith(("redis://", "rediss://", "unix://")):
+        print(f"mazo serve: --bus must be a redis:// URL, not {args.bus!r}", file=sys.stderr)
+        return 2
+    if not 1 <= args.lease <= 600:
+        print("mazo serve: --lease must be 1 to 600 seconds", file=sys.stderr)
+        return 2
+    if scale:
+        try:
+            import psycopg  # noqa: F401
+            import redis  # noqa: F401
+        except ImportError as err:
+            print(
+                f"mazo serve: the scale-out mode is an optional extra ({err.name} is missing):"
+                " pip install 'mazo[server,scale]'",
+                file=sys.stderr,
+            )
+            return 1
     try:
         app = create_app(
             args.db,
@@ -160,12 +205,15 @@ def run(args: argparse.Namespace) -> int:
             lobby_page=args.lobby_page,
             limits=limits,
             expire_after=args.expire_after * 3600,
+            bus=args.bus,
+            lease_ttl=args.lease,
         )
     except DatabaseInUse as err:
         print(f"mazo serve: {err}", file=sys.stderr)
         return 1
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
-    print(f"mazo serve: open http://{shown}:{args.port}/  (tables kept in {args.db})", flush=True)
+    where = redact(args.db) if scale else args.db
+    print(f"mazo serve: open http://{shown}:{args.port}/  (tables kept in {where})", flush=True)
     config = uvicorn.Config(
         app,
         host=args.host,

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import calendar
 import contextlib
 import logging
 import math
 import re
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -31,9 +32,18 @@ from mazo.server.guard import SecurityHeaders, cross_origin, read_json_body
 from mazo.server.limits import ClientLimits, Limits
 from mazo.server.replay import Replays
 from mazo.server.sockets import MAX_MESSAGE, admit, handle, receive, refuse, send_loop
-from mazo.server.store import DatabaseLock, StoreError, ThreadedStore
+from mazo.server.store import (
+    DatabaseLock,
+    StoreError,
+    TableStore,
+    ThreadedStore,
+    is_postgres_url,
+)
 from mazo.server.tables import Connection, LiveTable, RequestError, TableManager
 from mazo.server.views import public_view, table_summary
+
+if TYPE_CHECKING:
+    from mazo.server.cluster import Cluster
 
 __all__ = ["MAX_MESSAGE", "WEB_DIR", "TokenRedactor", "create_app"]
 
@@ -45,6 +55,7 @@ LOBBY_PAGE = 50  # tables on one page of GET /api/tables (the default and the mo
 EXPIRE_AFTER = 24 * 3600.0  # seconds an abandoned table stays open (0: forever)
 SWEEP_EVERY = 300.0  # seconds between two looks for abandoned tables
 LOBBY_REFRESH = 1.0  # seconds the lobby's list is reused before it is built again
+LEASE_TTL = 10.0  # seconds a table's lease lasts unrenewed (scale-out: failover time)
 HEALTH_WAIT = 2.0  # seconds /api/health waits for the database before it says it failed
 
 
@@ -85,6 +96,8 @@ def create_app(
     limits: Limits | None = None,
     expire_after: float = EXPIRE_AFTER,
     sweep_every: float = SWEEP_EVERY,
+    bus: str | None = None,
+    lease_ttl: float = LEASE_TTL,
 ) -> Starlette:
     """The app, with its tables in the SQLite file ``db_path`` (``":memory:"`` for a
     throwaway server). ``timer_scale`` multiplies every table timer (tests).
@@ -93,26 +106,83 @@ def create_app(
     limits (creations, sockets), watchers per table, sockets per seat (0: none).
     ``expire_after``: seconds an unfinished table with nobody connected and nothing
     happening is kept open before it is closed as abandoned (0: never), looked for
-    every ``sweep_every`` seconds."""
-    # One server per SQLite file: a second one refuses to start (DatabaseInUse).
-    lock = DatabaseLock(db_path)
-    lock.acquire()
-    store = ThreadedStore(db_path)
-    store.open_now()  # a file that cannot be opened stops the server before it listens
-    bots = BotRunner(processes=bot_processes)
-    manager = TableManager(
-        store, bots, bot_delay=bot_delay, allow_seed=allow_seed, timer_scale=timer_scale
-    )
-    replays = Replays(manager)
-    lobby = Lobby(manager, page_size=lobby_page, refresh=lobby_refresh)
+    every ``sweep_every`` seconds.
+
+    Scale-out mode: ``db_path`` a ``postgresql://`` URL and ``bus`` a ``redis://`` URL;
+    any number of processes share every table (:mod:`mazo.server.cluster`); a dead
+    process's tables move to another within ``lease_ttl`` seconds."""
     limits = limits or Limits()
     limits.check()
     clients = ClientLimits(limits)
+    bots = BotRunner(processes=bot_processes)
+    scale = is_postgres_url(str(db_path))
+    if scale != (bus is not None):
+        raise ValueError(
+            "a PostgreSQL --db needs a --bus (redis://...), and a --bus needs a PostgreSQL --db"
+        )
+    store: TableStore
+    cluster: Cluster | None = None
+    lock = DatabaseLock(":memory:" if scale else db_path)
+    if scale:
+        from mazo.server.cluster import Cluster, process_name
+        from mazo.server.pgstore import PostgresStore
+
+        store = PostgresStore(str(db_path))
+        manager = TableManager(
+            store,
+            bots,
+            bot_delay=bot_delay,
+            allow_seed=allow_seed,
+            timer_scale=timer_scale,
+            owner=process_name(),
+            lease_ttl=lease_ttl,
+        )
+        assert bus is not None
+        cluster = Cluster(manager, bus, limits, lease_ttl)
+    else:
+        # One server per SQLite file: a second one refuses to start (DatabaseInUse).
+        lock.acquire()
+        threaded = ThreadedStore(db_path)
+        threaded.open_now()  # a file that cannot be opened stops the server before it listens
+        store = threaded
+        manager = TableManager(
+            store, bots, bot_delay=bot_delay, allow_seed=allow_seed, timer_scale=timer_scale
+        )
+    replays = Replays(manager)
+    lobby = Lobby(
+        manager,
+        page_size=lobby_page,
+        refresh=lobby_refresh,
+        others=(lambda: cluster.lobby_entries) if cluster is not None else None,
+    )
+
+    async def find(table_id: str) -> LiveTable | None:
+        """The table if this process runs it (or may read it); None: another does."""
+        if cluster is not None:
+            return await cluster.locate(table_id)
+        return await manager.require(table_id)
+
+    def relayed(answer: dict[str, Any]) -> Response:
+        if "error" in answer:
+            return JSONResponse({"error": answer["error"]}, status_code=answer["status"])
+        return JSONResponse(answer["body"], status_code=answer["status"])
+
+    async def op_view(table: LiveTable, args: dict[str, Any]) -> Any:
+        return public_view(table)
+
+    async def op_claim(table: LiveTable, args: dict[str, Any]) -> Any:
+        return await manager.claim(table, int(args["seat"]), args.get("body"))
+
+    if cluster is not None:
+        cluster.ops.update(view=op_view, claim=op_claim)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        lock.acquire()  # held already, unless the app is started a second time
-        await store.open()  # open already, unless the app is started a second time
+        if not scale:
+            lock.acquire()  # held already, unless the app is started a second time
+        await store.open()  # (SQLite: open already, unless the app is started again)
+        if cluster is not None:
+            await cluster.start()
         resumed = await manager.resume_all()
         if resumed:
             log.info("resumed %d unfinished table(s)", resumed)
@@ -130,10 +200,13 @@ def create_app(
             sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
+        if cluster is not None:
+            await cluster.stop()
         await manager.close()
         bots.close()
         await store.close()
-        store.shutdown()
+        if isinstance(store, ThreadedStore):
+            store.shutdown()
         lock.release()
 
     async def page(request: Request) -> Response:
@@ -168,6 +241,8 @@ def create_app(
             "bots": bots.health(),
             "quarantined": [{"id": k, "reason": v} for k, v in manager.quarantined.items()],
         }
+        if cluster is not None:
+            answer["cluster"] = cluster.health()
         return JSONResponse(answer, status_code=200 if database["ok"] else 503)
 
     async def games(request: Request) -> Response:
@@ -224,15 +299,17 @@ def create_app(
             )
         return JSONResponse(lobby.page(request.query_params))
 
-    async def _table(request: Request) -> LiveTable:
-        return await manager.require(request.path_params["table_id"])
-
     async def table_view(request: Request) -> Response:
-        return JSONResponse(public_view(await _table(request)))
+        table_id = request.path_params["table_id"]
+        table = await find(table_id)
+        if table is None:
+            assert cluster is not None
+            return relayed(await cluster.call(table_id, "view", {}))
+        return JSONResponse(public_view(table))
 
     async def record(request: Request) -> Response:
-        table = await _table(request)
-        if not table.state.match_over:
+        table = await find(request.path_params["table_id"])
+        if table is None or not table.state.match_over:  # run elsewhere: still playing
             raise RequestError(
                 "the record (every deck order) is published when the match is over",
                 status=409,
@@ -242,13 +319,24 @@ def create_app(
 
     async def replay(request: Request) -> Response:
         q = request.query_params
-        answer = await replays.deal(request.path_params["table_id"], q.get("seat"), q.get("deal"))
+        table_id = request.path_params["table_id"]
+        if await find(table_id) is None:  # run by another process: still playing
+            raise RequestError(
+                "a match is replayed once it is over (the replay shows every hand)",
+                status=409,
+                code="conflict",
+            )
+        answer = await replays.deal(table_id, q.get("seat"), q.get("deal"))
         return JSONResponse(answer)
 
     async def claim(request: Request) -> Response:
-        table = await _table(request)
+        table_id, seat = request.path_params["table_id"], request.path_params["seat"]
+        table = await find(table_id)
         body = await _json_body(request)
-        return JSONResponse(await manager.claim(table, request.path_params["seat"], body))
+        if table is None:
+            assert cluster is not None
+            return relayed(await cluster.call(table_id, "claim", {"seat": seat, "body": body}))
+        return JSONResponse(await manager.claim(table, seat, body))
 
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
@@ -256,10 +344,15 @@ def create_app(
         if why is not None:
             await refuse(websocket, 4403, "bad_origin", why)
             return
+        table_id = websocket.path_params["table_id"]
         try:
-            table = await manager.require(websocket.path_params["table_id"])
+            table = await find(table_id)
         except RequestError as exc:  # 4404: no such table; 4503: quarantined (the reason)
             await refuse(websocket, 4000 + exc.status, exc.code, exc.message)
+            return
+        if table is None:  # another process runs it: relay the socket to it
+            assert cluster is not None
+            await _relay_socket(websocket, cluster, table_id)
             return
         seat, refusal = admit(limits, table, websocket.query_params.get("token"))
         if refusal is not None:
@@ -290,6 +383,36 @@ def create_app(
             await receive(websocket, conn, on_text, lambda: table.version)
         finally:
             manager.detach(table, conn)
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
+
+    async def _relay_socket(websocket: WebSocket, cluster: Cluster, table_id: str) -> None:
+        host = websocket.client.host if websocket.client else "unknown"
+        if not clients.open_socket(host):
+            most = limits.sockets_per_client
+            why = f"{host} holds {most} sockets already, the most one address may; close some"
+            await refuse(websocket, 4429, "too_many_connections", why)
+            return
+        conn = Connection(None)  # this end only queues what the owner sends
+        sender = asyncio.create_task(send_loop(websocket, conn))
+        relay = None
+        try:
+            relay = await cluster.relay(table_id, websocket.query_params.get("token"), conn)
+            if relay is None:  # its owner died just now: the page reconnects
+                conn.close(1012)
+                await sender
+                return
+            opened = relay
+
+            async def on_text(text: str) -> None:
+                cluster.forward(opened, text)
+
+            await receive(websocket, conn, on_text, lambda: None)
+        finally:
+            clients.close_socket(host)
+            if relay is not None:
+                cluster.unrelay(relay)
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
@@ -346,8 +469,16 @@ class Lobby:
     of the page after it (``after=<cursor>``), None on the last page.
     """
 
-    def __init__(self, manager: TableManager, page_size: int, refresh: float) -> None:
+    def __init__(
+        self,
+        manager: TableManager,
+        page_size: int,
+        refresh: float,
+        others: Callable[[], list[dict[str, Any]]] | None = None,
+    ) -> None:
         self.manager = manager
+        # Scale-out: the other processes' open public tables (summaries, from the bus).
+        self.others = others
         self.page_size = page_size
         self.refresh = refresh
         self.builds = 0  # how many times the list was built (tests)
@@ -366,8 +497,16 @@ class Lobby:
                 if t.row.public and not t.row.finished and not t.state.match_over
             ]
             open_tables.sort(key=lambda t: (-t.row.created, t.row.id))
-            self._entries = [table_summary(t) for t in open_tables]
-            self._keys = [(-t.row.created, t.row.id) for t in open_tables]
+            entries = [(-t.row.created, t.row.id, table_summary(t)) for t in open_tables]
+            if self.others is not None:
+                mine = {t.row.id for t in open_tables}
+                for e in self.others():
+                    if e["id"] not in mine:
+                        created = calendar.timegm(time.strptime(e["created"], "%Y-%m-%dT%H:%M:%SZ"))
+                        entries.append((-float(created), e["id"], e))
+                entries.sort(key=lambda x: (x[0], x[1]))
+            self._entries = [e for _, _, e in entries]
+            self._keys = [(k, i) for k, i, _ in entries]
             self._stamp, self._changes = now, changes
             self.builds += 1
         return self._entries, self._keys

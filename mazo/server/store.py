@@ -48,6 +48,8 @@ __all__ = [
     "TableRow",
     "TableStore",
     "ThreadedStore",
+    "is_postgres_url",
+    "redact",
     "token_digest",
 ]
 
@@ -109,6 +111,21 @@ class DatabaseLock:
         if self._file is not None:
             self._file.close()  # closing the file drops the flock
             self._file = None
+
+
+def is_postgres_url(url: str) -> bool:
+    """Whether ``--db`` names a PostgreSQL database (anything else is a SQLite path)."""
+    return url.startswith(("postgresql://", "postgres://"))
+
+
+def redact(url: str) -> str:
+    """A URL without its password (for messages and logs)."""
+    if "@" not in url or "://" not in url:
+        return url
+    scheme, rest = url.split("://", 1)
+    creds, host = rest.rsplit("@", 1)
+    user = creds.split(":", 1)[0]
+    return f"{scheme}://{user}:***@{host}" if ":" in creds else url
 
 
 def token_digest(token: str) -> str:

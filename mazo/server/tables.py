@@ -25,7 +25,7 @@ import logging
 import secrets
 import time
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,7 +45,7 @@ from mazo.server.store import (
 )
 from mazo.server.views import seats_message, state_message
 
-__all__ = ["Connection", "LiveTable", "RequestError", "TableManager", "check_name"]
+__all__ = ["Connection", "Elsewhere", "LiveTable", "RequestError", "TableManager", "check_name"]
 
 log = logging.getLogger("mazo.server")
 
@@ -65,6 +65,14 @@ CARD_DETAIL = frozenset({"revealed", "card"})
 
 class _Unplayable(Exception):
     """A stored table the engine cannot rebuild; the message says why."""
+
+
+class Elsewhere(Exception):
+    """Scale-out mode: another live process runs this table (holds its lease)."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"table {table_id} is run by another process")
+        self.table_id = table_id
 
 
 class RequestError(Exception):
@@ -267,6 +275,9 @@ class TableManager:
         # Unfinished tables the server closed (nobody there for too long): id -> reason.
         self.closed: dict[str, str] = {}
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
+        # Called with a table's id when this process starts running it (the cluster
+        # subscribes to the table's channel).
+        self.on_table: Callable[[str], None] | None = None
 
     # -- loading ---------------------------------------------------------------------
 
@@ -288,6 +299,14 @@ class TableManager:
 
     async def _load(self, table_id: str) -> LiveTable | None:
         try:
+            # Scale-out: only the lease holder runs an unfinished table (a finished one
+            # is read-only and any process may load it).
+            if self.owner is not None and not await self.store.acquire(
+                table_id, self.owner, self.lease_ttl
+            ):
+                if await self.store.exists(table_id):
+                    raise Elsewhere(table_id)
+                return None
             loaded = await self.store.load_table(table_id)
         except StoreError as exc:
             # the database failed, not this table: nothing to quarantine
@@ -311,8 +330,14 @@ class TableManager:
             self._quarantine(table_id, str(exc))
             return None
         self._set_turn(table)
-        self.tables[table_id] = table
+        self._own(table)
         return table
+
+    def _own(self, table: LiveTable) -> None:
+        """The table is this process's to run (created, loaded, a rematch)."""
+        self.tables[table.row.id] = table
+        if self.on_table is not None:
+            self.on_table(table.row.id)
 
     @staticmethod
     def _rebuild(row: TableRow, actions: list[ActionRow]) -> LiveTable:
@@ -375,9 +400,16 @@ class TableManager:
         that cannot be rebuilt is quarantined (logged, listed by /api/health) and the
         others start anyway. Returns the number of tables resumed."""
         resumed = 0
-        for table_id in await self.store.table_ids(unfinished_only=True):
-            table = await self.get(table_id)
-            if table is not None:
+        if self.owner is None:
+            ids = await self.store.table_ids(unfinished_only=True)
+        else:  # scale-out: those no live process runs (the others are theirs)
+            ids = await self.store.orphans(limit=100_000)
+        for table_id in ids:
+            try:
+                table = await self.get(table_id)
+            except Elsewhere:
+                continue  # another process took it meanwhile
+            if table is not None and not table.state.match_over:
                 self.kick_bots(table)
                 resumed += 1
         return resumed
@@ -493,7 +525,7 @@ class TableManager:
             ) from exc
         table = LiveTable(row=row, game=game, state=game.new_match(seed=seed))
         self._set_turn(table)
-        self.tables[table_id] = table
+        self._own(table)
         self.changes += 1
         self.kick_bots(table)
         answer_seats: list[dict[str, Any]] = []
@@ -929,7 +961,7 @@ class TableManager:
         game = load_game(row.game, row.players, **row.options)
         new = LiveTable(row=row, game=game, state=game.new_match(seed=row.seed))
         self._set_turn(new)
-        self.tables[row.id] = new
+        self._own(new)
         self.changes += 1
         self.kick_bots(new)
         log.info("table %s: rematch at %s", old.id, row.id)

@@ -21,7 +21,7 @@ import pytest
 from conformance_models import MODELS, Position, cards_named, deck_codes
 
 import mazo
-from mazo.server.store import Store
+from mazo.server.store import ActionRow, Store, TableRow
 
 from .harness import Client, create_table, running_server
 
@@ -38,8 +38,16 @@ CASES = [
 
 
 async def play_randomly(
-    address: str, game: str, players: int, options: dict[str, Any], seed: int
+    address: str,
+    game: str,
+    players: int,
+    options: dict[str, Any],
+    seed: int,
+    spread: list[str] | None = None,
 ) -> tuple[str, list[Client]]:
+    """Create the table at ``address`` and play it at random; seat ``i``'s socket goes
+    to ``spread[i % len(spread)]`` (several server processes), the watcher's to the
+    last one."""
     table = await create_table(
         address,
         {
@@ -52,8 +60,12 @@ async def play_randomly(
     )
     rules = mazo.load_game(game, players, **options)
     talk = {rules.action_to_string(a) for a in rules.info.message_actions}
-    clients = [await Client.open(address, table["id"], s["token"]) for s in table["seats"]]
-    watcher = await Client.open(address, table["id"])
+    where = spread or [address]
+    clients = [
+        await Client.open(where[i % len(where)], table["id"], s["token"])
+        for i, s in enumerate(table["seats"])
+    ]
+    watcher = await Client.open(where[-1], table["id"])
     rng = random.Random(seed)
     done = asyncio.Event()
 
@@ -92,13 +104,16 @@ Knowledge = list[dict[int | None, set[str]]]
 
 
 def knowledge(db: Path, table_id: str) -> tuple[Knowledge, Knowledge]:
+    loaded = Store(db).load_table(table_id)
+    assert loaded is not None
+    return knowledge_of(*loaded)
+
+
+def knowledge_of(row: TableRow, actions: list[ActionRow]) -> tuple[Knowledge, Knowledge]:
     """Per version, per seat (None: a spectator): the cards it may know; and the cards
     the action that made the version showed it in passing: plays are face up in every
     game, and partners show each other their hands (Trionfetti's sharing) -- which a deal's
     end may have made old news by the next version."""
-    loaded = Store(db).load_table(table_id)
-    assert loaded is not None
-    row, actions = loaded
     game = mazo.load_game(row.game, row.players, **row.options)
     model = MODELS[row.game]
     memory = model.new_memory()
@@ -143,6 +158,13 @@ def test_no_message_names_a_card_its_seat_may_not_know(
     with running_server(db) as address:
         table_id, clients = asyncio.run(play_randomly(address, game, players, options, seed))
     allowed, shown = knowledge(db, table_id)
+    check_messages(table_id, clients, allowed, shown, codes)
+
+
+def check_messages(
+    table_id: str, clients: list[Client], allowed: Knowledge, shown: Knowledge, codes: Any
+) -> None:
+    """Every state and error each client got names only cards its seat may know."""
     checked = 0
     for client in clients:
         seat = client.seat
