@@ -124,6 +124,13 @@ def add_parser(subparsers: Any) -> None:
         help="close an unfinished table nobody has been at (no player, no watcher, no move)"
         " for this long; it is kept, marked abandoned (default %(default)s; 0: never)",
     )
+    p.add_argument(
+        "--forwarded-allow-ips",
+        metavar="IPS",
+        help="behind a reverse proxy: the proxy addresses (comma-separated, or '*') whose"
+        " X-Forwarded-For gives each client's address for the per-client limits"
+        " (default: 127.0.0.1, or the FORWARDED_ALLOW_IPS environment variable)",
+    )
     # Tests only (hidden): multiplies every table timer (turn timer, deal pause, defer).
     p.add_argument("--timer-scale", type=float, default=1.0, help=argparse.SUPPRESS)
     p.add_argument(
@@ -222,6 +229,8 @@ def run(args: argparse.Namespace) -> int:
         ws_max_size=65_536,  # the app refuses anything over 4 KiB with a clear error
         ws_ping_interval=20,
         ws_ping_timeout=20,
+        proxy_headers=True,  # X-Forwarded-For, from the trusted proxies only
+        forwarded_allow_ips=args.forwarded_allow_ips,  # None: uvicorn's default
     )
     TokenRedactor.install()  # after Config, which sets up uvicorn's logging
     uvicorn.Server(config).run()

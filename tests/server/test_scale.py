@@ -33,9 +33,9 @@ LEASE = "2"
 
 
 @contextlib.contextmanager
-def two_servers(pg_url: str, redis_url: str) -> Iterator[list[tuple[str, int]]]:
+def two_servers(pg_url: str, redis_url: str, lease: str = LEASE) -> Iterator[list[tuple[str, int]]]:
     """Two processes on one database and one bus: [(address, pid), ...]."""
-    flags = ("--bus", redis_url, "--lease", LEASE)
+    flags = ("--bus", redis_url, "--lease", lease)
     with (
         serve_process(pg_url, *flags) as (url_a, pid_a),  # type: ignore[arg-type]
         serve_process(pg_url, *flags) as (url_b, pid_b),  # type: ignore[arg-type]
@@ -237,3 +237,44 @@ def test_killing_the_process_that_runs_a_table_loses_nothing(pg_url: str, redis_
         health = http(b, "GET", "/api/health")[1]
         assert health["ok"] and health["database"]["kind"] == "postgresql", health
         assert json.dumps(health).count("cluster") == 1
+
+
+def test_a_process_stopped_cleanly_hands_its_tables_over_at_once(
+    pg_url: str, redis_url: str
+) -> None:
+    """SIGTERM (systemctl stop, a rolling restart): the process gives its leases back as
+    it stops, so the other one runs its tables without waiting for the lease (60 s here,
+    longer than the reconnect below may take)."""
+    with two_servers(pg_url, redis_url, lease="60") as [(a, pid_a), (b, _)]:
+
+        async def handover() -> tuple[int, int]:
+            table = await create_table(
+                a,
+                {
+                    "game": "escoba",
+                    "seed": 3,
+                    "seats": [{"kind": "human", "name": "Ana"}, {"kind": "bot", "level": "easy"}],
+                },
+            )
+            token = table["seats"][0]["token"]
+            player = Player(await Client.open(b, table["id"], token))  # relayed to A
+            await play_until({0: player}, lambda v, obs: v >= 4)
+            before = player.version
+            os.kill(pid_a, signal.SIGTERM)
+            deadline = time.monotonic() + 15
+            while player.closed is None:
+                assert time.monotonic() < deadline, "the relayed socket was not closed"
+                await asyncio.sleep(0.05)
+            closed = player.closed
+            await player.stop()
+            again = Client.open(b, table["id"], token)
+            back = Player(await asyncio.wait_for(again, 20))  # B runs it now
+            after = await play_until({0: back}, lambda v, obs: v >= before + 4)
+            await back.stop()
+            assert after >= before + 4
+            return closed, before
+
+        closed, before = asyncio.run(handover())
+        assert closed == 1012 and before >= 4
+        health = http(b, "GET", "/api/health")[1]
+        assert health["cluster"]["tables_run"] == 1, health
