@@ -28,7 +28,7 @@ from starlette.websockets import WebSocket
 
 from mazo.games import GAMES, list_games
 from mazo.server.bots import SERVER_BOTS, BotRunner
-from mazo.server.guard import SecurityHeaders, cross_origin, read_json_body
+from mazo.server.guard import SECURITY_HEADERS, SecurityHeaders, cross_origin, read_json_body
 from mazo.server.limits import ClientLimits, Limits
 from mazo.server.replay import Replays
 from mazo.server.sockets import MAX_MESSAGE, admit, handle, receive, refuse, send_loop
@@ -423,6 +423,15 @@ def create_app(
         headers = {"Connection": "close"} if exc.status == 413 else None
         return JSONResponse({"error": exc.message}, status_code=exc.status, headers=headers)
 
+    async def on_server_error(request: Request, exc: Exception) -> Response:
+        # Starlette answers a 500 from outside every middleware: the security headers
+        # are added here, and the client gets JSON instead of a bare text page.
+        log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+        headers = {k.decode(): v.decode() for k, v in SECURITY_HEADERS}
+        return JSONResponse(
+            {"error": "the server failed; it is logged"}, status_code=500, headers=headers
+        )
+
     routes = [
         Route("/", page),
         Route("/table/{table_id}", page),
@@ -441,7 +450,7 @@ def create_app(
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        exception_handlers={RequestError: on_request_error},
+        exception_handlers={RequestError: on_request_error, Exception: on_server_error},
         middleware=[Middleware(SecurityHeaders)],
     )
     app.state.manager = manager

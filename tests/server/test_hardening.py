@@ -228,6 +228,24 @@ def test_every_http_answer_carries_the_security_headers(client: TestClient) -> N
     assert r.headers["x-frame-options"] == "DENY"
 
 
+def test_a_server_error_is_json_with_the_security_headers(
+    db: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A bug answers 500 from outside the middleware: it still carries the headers."""
+    app = create_app(db, bot_delay=0, bot_processes=False)
+
+    async def broken(body: object) -> None:
+        raise RuntimeError("a bug")
+
+    with TestClient(app, raise_server_exceptions=False) as c:
+        app.state.manager.create = broken  # type: ignore[attr-defined]
+        r = c.post("/api/tables", json={"game": "briscola"})
+    assert r.status_code == 500 and r.json() == {"error": "the server failed; it is logged"}
+    assert r.headers["x-frame-options"] == "DENY"
+    assert "frame-ancestors 'none'" in r.headers["content-security-policy"]
+    assert "POST /api/tables failed" in caplog.text and "a bug" in caplog.text
+
+
 def test_a_text_plain_post_creates_nothing_and_says_why(client: TestClient) -> None:
     body = json.dumps({"game": "briscola", "public": True, "settings": {"turn_timer": 60}})
     for content_type in ("text/plain", "application/x-www-form-urlencoded", None):
