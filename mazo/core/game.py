@@ -29,6 +29,7 @@ __all__ = [
     "State",
     "check_options",
     "fresh",
+    "int_at_least",
     "log_nodes",
     "log_since",
 ]
@@ -91,6 +92,20 @@ def check_options(game: str, specs: Sequence[Option], given: Mapping[str, Any]) 
     }
 
 
+def int_at_least(low: int) -> Callable[[Any], bool]:
+    """An option check: a plain int (not a bool) of at least ``low``.
+
+    >>> check = int_at_least(2)
+    >>> check(2), check(1), check(True), check(2.0)
+    (True, False, False, False)
+    """
+
+    def check(value: Any) -> bool:
+        return type(value) is int and value >= low
+
+    return check
+
+
 def _is_seat_or_none(value: Any) -> bool:
     return value is None or value == "random" or (type(value) is int and 0 <= value < 12)
 
@@ -108,18 +123,57 @@ FIRST_DEALER = Option(
 
 @dataclass(frozen=True)
 class GameInfo:
-    """Facts about a configured game that a bot, a UI or an RL wrapper needs."""
+    """Facts about a configured game that a bot, a UI or an RL wrapper needs.
+
+    Upper layers (search, solver, playouts, CLI, renderers, encoders, the server) read
+    these instead of testing the game's name, as OpenSpiel's algorithms read
+    ``GameType``: a new game declares them in its ``_describe`` call and the generic
+    layers work with it unchanged.
+    """
 
     name: str
+    """The registry name (``mazo.games.GAMES`` key, also the name of the game's module
+    in every layer: ``mazo/games/<name>.py``, ``mazo/bots/heuristic/<name>.py``...)."""
     players: int
     sides: int
+    """How many sides score: teams in team games, seats otherwise."""
     teams: bool
+    """Whether partners share a side (then ``team_seats`` lists them)."""
     num_actions: int
+    """The size of the fixed int action space (ids ``0..num_actions-1``)."""
     deck: DeckSpec
     side_of: tuple[int, ...]
+    """Per seat, the side it scores for."""
     message_actions: frozenset[int] = frozenset()
     """Ids of talk between partners (signs, consultation): legal beside the real moves,
     they never change the game; random policies and benchmarks leave them out."""
+    team_seats: tuple[tuple[int, ...], ...] = ()
+    """Per side, its seats in playing order: ``((0, 2), (1, 3))`` for two teams of two,
+    ``((0,), (1,))`` for two players alone.  Every game has it (``Game.teams`` was a
+    bool in some games, a tuple in others, missing in Trionfetti)."""
+    score_unit: str = "points"
+    """What ``state.scores`` count: ``"deals"`` (Briscola: deals won), ``"points"``
+    (Escoba, Trionfetti), ``"stones"`` (Envite)."""
+    score_target: int = 0
+    """The score that wins the level above it: a game or chico where there is one
+    (``games_unit``), else the match.  Envite 12 stones to a chico, Trionfetti
+    ``points_to_win_game``, Escoba ``target_score``, Briscola ``match_wins_target``."""
+    games_unit: str = ""
+    """What ``state.games`` count (``"chicos"``, ``"games"``), ``""`` where the game has
+    no level between scores and the match (``state.games`` is then all zeros)."""
+    games_target: int = 0
+    """The games (chicos) that win the match; 0 where there is no such level."""
+    card_actions: int = 0
+    """Ids below this are card plays; the ids from it up are other moves (bets, calls,
+    vega, the trump exchange, talk) that a uniform rollout should not make.  Equal to
+    ``num_actions`` where every move is a play (Escoba: a capture is a play too)."""
+    replays_from_pack: bool = False
+    """Whether a determinized sample's record replays its deal from the pack it holds
+    (one deal, dealt from its deck order), so a search may replay the others' moves on
+    it (ISMCTS ``infer``)."""
+    signals: bool = False
+    """Whether the game's heuristic signs to its partners and can take their signs as
+    cards held (``heuristic.trusted(observation)``; ISMCTS ``signals``)."""
 
 
 class Game:
@@ -159,8 +213,22 @@ class Game:
         deck: DeckSpec,
         teams: bool,
         message_actions: frozenset[int] = frozenset(),
+        *,
+        score_unit: str,
+        score_target: int,
+        games_unit: str = "",
+        games_target: int = 0,
+        card_actions: int | None = None,
+        replays_from_pack: bool = False,
+        signals: bool = False,
     ) -> GameInfo:
-        """Fill in ``info`` once a game has worked out its sides."""
+        """Fill in ``info`` once a game has worked out its sides (see :class:`GameInfo`
+        for each field; ``card_actions`` defaults to the pack's size, the card ids).
+
+        ``Game.teams`` and ``Game.target`` stay as each game set them for one release
+        (deprecated: read ``info.team_seats``, ``info.score_target``/``games_target``).
+        """
+        side_of = self.side_of
         self.info = GameInfo(
             name=self.name,
             players=self.players,
@@ -168,8 +236,19 @@ class Game:
             teams=teams,
             num_actions=num_actions,
             deck=deck,
-            side_of=self.side_of,
+            side_of=side_of,
             message_actions=message_actions,
+            team_seats=tuple(
+                tuple(seat for seat in range(self.players) if side_of[seat] == side)
+                for side in range(self.sides)
+            ),
+            score_unit=score_unit,
+            score_target=score_target,
+            games_unit=games_unit,
+            games_target=games_target,
+            card_actions=deck.size if card_actions is None else card_actions,
+            replays_from_pack=replays_from_pack,
+            signals=signals,
         )
         return self.info
 

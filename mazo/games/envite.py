@@ -85,6 +85,7 @@ from mazo.core.game import (
     MatchState,
     Option,
     fresh,
+    int_at_least,
     log_nodes,
     plain_int,
     to_action_id,
@@ -350,8 +351,11 @@ OPTIONS: tuple[Option, ...] = (
         4,
         None,
         "stones the offended team receives for a renuncio (penalize mode)",
-        check=_positive_int,
-        describe="a positive integer",
+        check=int_at_least(2),
+        describe=(
+            "an integer >= 2 (1 is refused: with the 12 -> 11 counting one stone changes "
+            "nothing for a team at 11, so a chico between two teams at 11 could never end)"
+        ),
     ),
     Option(
         "raise_right",
@@ -536,7 +540,18 @@ class EnviteGame(Game):
         msgs = _CONSULT_IDS if opts["signals"] == "off" else _SIGNAL_IDS + _CONSULT_IDS
         self._msgs_play = msgs  # messages allowed in play and while a proposal is pending
         self._msgs_tumbo = tuple(m for m in msgs if m < CONSULT_BASE)  # signs only
-        self._describe(NUM_ACTIONS, DECK, True, frozenset(range(SIGNAL_BASE, NUM_ACTIONS)))
+        self._describe(
+            NUM_ACTIONS,
+            DECK,
+            True,
+            frozenset(range(SIGNAL_BASE, NUM_ACTIONS)),
+            score_unit="stones",
+            score_target=12,  # stones to a chico
+            games_unit="chicos",
+            games_target=self.target,
+            replays_from_pack=True,
+            signals=True,
+        )
 
     # -- notation ----------------------------------------------------------------
 

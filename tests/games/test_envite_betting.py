@@ -775,24 +775,86 @@ def test_s11_hard_cap_through_real_deals() -> None:
     assert end.games == [0, 1]
 
 
-def test_s11_one_stone_at_11_minus_one_vs_hard_cap() -> None:
-    """A renuncio penalty of 1 caught by the team at 11: minus_one gives 12 -> 11 (no
-    chico); hard_cap_11 makes any positive award at 11 the chico."""
-    results = {}
-    for capping in ("minus_one", "hard_cap_11"):
-        state = start(
-            DECK_RENUNCIO,
-            scores=(11, 5),
-            renuncio_mode="penalize",
-            renuncio_penalty=1,
-            capping=capping,
-        )
-        state = play(state.apply("tumbo_play"), "KO")
-        results[capping] = state.apply("5B")
-    assert results["minus_one"].scores == [11, 5]
-    assert results["minus_one"].games == [0, 0]
-    assert results["hard_cap_11"].games == [1, 0]
-    assert results["hard_cap_11"].scores == [0, 0]
+def test_s13_first_dealer_random_is_another_name_for_none() -> None:
+    """§13: ``first_dealer`` is a seat or None, also spelled "random": the first dealer is
+    drawn from the match seed, the same draw as None's."""
+    spelled = load(first_dealer="random")
+    assert spelled.options["first_dealer"] is None  # records carry the one spelling
+    dealers = set()
+    for seed in range(12):
+        a = spelled.new_match(seed=seed)
+        b = load(first_dealer=None).new_match(seed=seed)
+        c = load().new_match(seed=seed)
+        assert a.dealer == b.dealer == c.dealer
+        assert a.events == b.events == c.events
+        assert a.record() == c.record()
+        dealers.add(a.dealer)
+    assert len(dealers) > 1  # drawn, not a fixed seat
+    replayed = mazo.replay(spelled.new_match(seed=5).apply("envio", seat=0).record())
+    assert replayed.dealer == load().new_match(seed=5).dealer
+    for bad in ("Random", "any", 4, -1, 1.0):
+        with pytest.raises(RulesError):
+            load(first_dealer=bad)
+
+
+@pytest.mark.parametrize("mode", ["prevent", "penalize"])
+def test_s94_envio_while_the_tumbo_team_decides_is_rejected_in_both_modes(mode: str) -> None:
+    """§9.4: while the team at tumbo decides whether to play (§10), nothing but that
+    decision is possible: an envío by any seat is refused (never a renuncio, even in
+    penalize mode), the state unchanged; after tumbo_play it is the §12 offence."""
+    state = start(DECK_RENUNCIO, scores=(5, 11), renuncio_mode=mode)
+    assert state.phase == "tumbo_decision"
+    assert state.to_act == 1  # dealer 3, eldest 0: the first seat of team B
+    for seat in range(4):
+        assert ENVIO not in state.legal_actions(seat)
+        assert state.observation(seat)["offences"] == []
+        with pytest.raises(IllegalActionError, match="tumbo must first choose"):
+            state.apply("envio", seat=seat)
+        assert_refused(state, "envio", seat=seat)
+    assert state.phase == "tumbo_decision"
+    assert state.scores == [5, 11]
+    played = state.apply("tumbo_play", seat=3)
+    if mode == "prevent":
+        assert_refused(played, "envio", seat=0)
+    else:
+        assert played.apply("envio", seat=1).scores == [9, 11]  # team B offends: A 5 + 4
+        assert played.apply("envio", seat=0).games == [0, 1]  # A offends: B at 11 + 4
+
+
+def test_s13_renuncio_penalty_of_one_is_refused_with_the_reason() -> None:
+    """§13: ``renuncio_penalty`` is an integer >= 2.  With the 12 -> 11 counting of §11.1
+    one stone to a team at 11 changes nothing, so a penalty of 1 could leave a chico
+    between two teams at 11 without end: it is refused, saying so."""
+    for bad in (1, 0, -2, True, 2.0, "2"):
+        with pytest.raises(RulesError) as caught:
+            load(renuncio_mode="penalize", renuncio_penalty=bad)
+        message = str(caught.value)
+        assert "renuncio_penalty" in message
+        assert ">= 2" in message
+        assert "11" in message  # the reason: the teams at 11
+    assert load(renuncio_penalty=2).options["renuncio_penalty"] == 2
+
+
+@pytest.mark.parametrize(
+    ("scores", "after_scores", "after_games"),
+    [
+        ((2, 5), [4, 5], [0, 0]),  # 2 + 2 = 4
+        ((9, 5), [11, 5], [0, 0]),  # 9 + 2 = 11: tumbo
+        ((11, 5), [0, 0], [1, 0]),  # 11 + 2 = 13 -> 12: the team at tumbo takes the chico
+    ],
+)
+def test_s13_renuncio_penalty_two_through_the_counting(
+    scores: tuple[int, int], after_scores: list[int], after_games: list[int]
+) -> None:
+    """The smallest penalty allowed: seat 1 fails to follow KO with 5B (it holds 4O);
+    team A receives 2 stones through §11.1."""
+    state = start(DECK_RENUNCIO, scores=scores, renuncio_mode="penalize", renuncio_penalty=2)
+    if state.phase == "tumbo_decision":
+        state = state.apply("tumbo_play")
+    end = play(state, "KO").apply("5B")
+    assert end.scores == after_scores
+    assert end.games == after_games
+    assert hand_end(end)["detail"]["award"] == 2
 
 
 def test_s11_chico_resets_stones_and_rotation_goes_on() -> None:

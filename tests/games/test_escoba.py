@@ -948,6 +948,26 @@ def test_s63_canonical_enumeration_and_action_ids() -> None:
         assert [game.action_to_string(a) for a in by_card] == ref_legal(hand, state.table())
 
 
+def test_s63_legal_actions_ascending_ids_trails_first() -> None:
+    """§6.3 (amended): ``legal_actions()`` lists ids in ascending order, so the trails (ids
+    0-39, a card's own id) come first, in card order, then the captures by id, which is
+    the canonical enumeration: by played card, then by set (shorter first)."""
+    # Table KO KC 1E 1B (T = 22); the eldest, seat 1, holds 5O 2C 2B.  5O (needs 10)
+    # takes KO or KC; a 2 needs 13 (10+1+1 = 12, 10+10 too much): 2C and 2B trail,
+    # although 5O comes before both in card order.
+    deck = build_deck(2, 0, ["KO", "KC", "1E", "1B"], ["5O", "4O", "2C", "6O", "2B", "7O"])
+    state = start(2, deck, dealer=0)
+    assert state.hand(1) == ["5O", "2C", "2B"]
+    assert strings(state) == ["2C", "2B", "5O+KO", "5O+KC"]
+    assert state.legal_actions()[:2] == [11, 31]  # 2C and 2B: the cards' ids
+    assert all(a >= 40 for a in state.legal_actions()[2:])
+    # §13's forced sweep: 6C trails and is listed before every capture, JO's (a card
+    # before 6C in card order) included; JO's single-card set before its pair.
+    assert strings(forced_sweep_state()) == ["6C", "JO+7B", "JO+6O+1C", "1E+6O+1C+7B"]
+    # Only captures (§13's worked example): QO's, 4C's, then 5B's, in card order.
+    assert strings(example_state()) == ["QO+6E", "4C+3O+2C+6E", "5B+KB"]
+
+
 def test_s64_trails_go_to_the_end_of_the_table_and_apply_is_pure() -> None:
     state = start(2, scenario_a_deck(), A_DEALER)
     state = play(state, A_PLAYS[:3])
