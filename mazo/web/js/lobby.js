@@ -13,6 +13,8 @@ const lobby = {
   bots: [],
   created: null,
   tables: [],
+  pages: 1, // pages of open tables shown (the server sends 50 a page)
+  more: 0, // open tables past the pages shown
   claiming: null, // "tableId/seat" while a claim form is open
 };
 
@@ -336,8 +338,15 @@ function renderCreated() {
 async function refreshTables() {
   if (lobby.claiming) return; // do not wipe a half-typed name
   try {
-    const data = await api("/api/tables");
-    lobby.tables = data.tables || [];
+    // the first lobby.pages pages, following each page's cursor
+    let data = await api("/api/tables");
+    const tables = [...(data.tables || [])];
+    for (let page = 1; page < lobby.pages && data.next; page++) {
+      data = await api(`/api/tables?after=${encodeURIComponent(data.next)}`);
+      tables.push(...(data.tables || []));
+    }
+    lobby.tables = tables;
+    lobby.more = data.next ? Math.max(0, (data.total || 0) - tables.length) : 0;
     renderTables();
   } catch (_) {
     // keep the previous list; try again later
@@ -372,6 +381,14 @@ function renderTables() {
       h("div", { class: "t-seats" }, seats, h("a", { class: "table-watch", href: `/table/${encodeURIComponent(table.id)}` }, t("lobby.watch_table"))),
     );
     box.append(item);
+  }
+  if (lobby.more > 0) {
+    const more = h("button", { type: "button", class: "small more-tables" }, t("lobby.more", { n: lobby.more }));
+    more.addEventListener("click", () => {
+      lobby.pages += 1;
+      refreshTables();
+    });
+    box.append(h("li", { class: "more" }, more));
   }
 }
 
