@@ -7,6 +7,7 @@ runs, so ``mazo --help`` works without it.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 from typing import Any
 
@@ -203,6 +204,12 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 1
+    if scale:
+        # Say plainly (before serving) when PostgreSQL or Redis cannot be reached.
+        problem = asyncio.run(_check_services(args.db, args.bus))
+        if problem:
+            print(f"mazo serve: {problem}", file=sys.stderr)
+            return 1
     try:
         app = create_app(
             args.db,
@@ -235,3 +242,28 @@ def run(args: argparse.Namespace) -> int:
     TokenRedactor.install()  # after Config, which sets up uvicorn's logging
     uvicorn.Server(config).run()
     return 0
+
+
+async def _check_services(db: str, bus: str) -> str | None:
+    """Why the scale-out mode cannot start (PostgreSQL or Redis unreachable), or None.
+    Opening the store also creates or migrates the schema."""
+    import redis.asyncio as aioredis
+
+    from mazo.server.pgstore import PostgresStore
+    from mazo.server.store import StoreError, redact
+
+    store = PostgresStore(db)
+    try:
+        await store.open()
+    except StoreError as err:
+        return str(err)
+    finally:
+        await store.close()
+    client = aioredis.from_url(bus)
+    try:
+        await client.ping()
+    except Exception as err:
+        return f"cannot reach the bus (Redis) at {redact(bus)}: {err}"
+    finally:
+        await client.aclose()
+    return None

@@ -278,3 +278,26 @@ def test_a_process_stopped_cleanly_hands_its_tables_over_at_once(
         assert closed == 1012 and before >= 4
         health = http(b, "GET", "/api/health")[1]
         assert health["cluster"]["tables_run"] == 1, health
+
+
+def test_unreachable_services_stop_the_server_with_the_reason(pg_url: str) -> None:
+    """No traceback, no half-started server: one line saying what could not be reached."""
+    import subprocess
+    import sys
+
+    from .harness import free_port
+
+    dead = f"redis://127.0.0.1:{free_port()}/0"
+    command = [sys.executable, "-m", "mazo", "serve", "--port", str(free_port())]
+    done = subprocess.run(
+        [*command, "--db", pg_url, "--bus", dead], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1
+    assert done.stderr.startswith("mazo serve: cannot reach the bus (Redis) at " + dead)
+    assert "Traceback" not in done.stderr
+    wrong = pg_url.replace("mazo:mazo@", "mazo:not-the-password@")
+    done = subprocess.run(
+        [*command, "--db", wrong, "--bus", dead], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1 and "cannot connect to PostgreSQL at" in done.stderr
+    assert "not-the-password" not in done.stderr  # the password is not printed
