@@ -243,7 +243,9 @@ def create_app(
         }
         if cluster is not None:
             answer["cluster"] = cluster.health()
-        return JSONResponse(answer, status_code=200 if database["ok"] else 503)
+            answer["bus"] = await cluster.bus_health(HEALTH_WAIT)
+            answer["ok"] = answer["ok"] and answer["bus"]["ok"]
+        return JSONResponse(answer, status_code=200 if answer["ok"] else 503)
 
     async def games(request: Request) -> Response:
         out = []

@@ -188,6 +188,15 @@ class Cluster:
                 log.exception("cluster: %s failed; starting it again", job.__name__)
                 await asyncio.sleep(1.0)
 
+    async def bus_health(self, wait: float) -> dict[str, Any]:
+        """Whether Redis answers a ping within ``wait`` seconds."""
+        assert self.redis is not None
+        try:
+            await asyncio.wait_for(self.redis.ping(), wait)
+        except Exception as exc:
+            return {"ok": False, "error": str(exc) or f"no answer in {wait:g} s"}
+        return {"ok": True}
+
     def health(self) -> dict[str, Any]:
         return {
             "process": self.name,

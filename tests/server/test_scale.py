@@ -236,6 +236,7 @@ def test_killing_the_process_that_runs_a_table_loses_nothing(pg_url: str, redis_
         assert any(x.seat == 3 and x.n > seen for x in actions), "the bot moved after the kill"
         health = http(b, "GET", "/api/health")[1]
         assert health["ok"] and health["database"]["kind"] == "postgresql", health
+        assert health["bus"] == {"ok": True}, health
         assert json.dumps(health).count("cluster") == 1
 
 
