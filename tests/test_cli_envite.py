@@ -19,7 +19,7 @@ from conftest import run_cli
 import mazo
 from mazo.record import load_record
 from mazo.render import View, default_language, render_choices, render_event, render_observation
-from mazo.render_envite import group_messages
+from mazo.render.envite import group_messages
 
 PROMPT = "Your move ["
 PAUSE = "Call or continue ["
@@ -395,7 +395,9 @@ def test_bad_input_says_why(
     assert "signal" not in out.split("tumbo_play is not allowed now")[1].split("\n")[0]
     assert "Not understood: 'zz'" in out
     assert "There is no choice 99" in out
-    assert "envio (e)          Envite: propose envío" in out
+    # '?' lists the commands of the game being played, not every game's (issue 19).
+    assert "envio (e)          propose envío" in out
+    assert "7o+5c+3b" not in out and "vega" not in out and "exchange" not in out
     assert out.count(PROMPT) == len(typed)
 
 

@@ -21,7 +21,7 @@ from conftest import run_cli
 import mazo
 from mazo.record import load_record
 from mazo.render import View, default_language, render_choices, render_event, render_observation
-from mazo.render_trionfetti import annotate_events, custom_ranking_action, ranking_text
+from mazo.render.trionfetti import annotate_events, custom_ranking_action, ranking_text
 
 PROMPT = "Your move ["
 CHOICE = "Your choice ["

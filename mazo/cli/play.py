@@ -18,19 +18,7 @@ from typing import Any
 from mazo.core.errors import IllegalActionError, InvalidActionError, MazoError, RulesError
 from mazo.core.game import Game, State
 from mazo.core.rng import derive_seed
-from mazo.games.trionfetti import PRESETS
-from mazo.render import (
-    CARD_STYLES,
-    LANGUAGES,
-    View,
-    default_language,
-    escoba_action_label,
-    prepare_events,
-    rank_labels,
-    render_choices,
-    render_event,
-    render_observation,
-)
+from mazo.render import CARD_STYLES, LANGUAGES, GameText, View, default_language, text_for
 
 from .common import (
     CliError,
@@ -45,30 +33,12 @@ from .common import (
 
 __all__ = ["HELP", "Quit", "Session", "add_parser", "run"]
 
-PRESET_IDS = frozenset(PRESETS)
 DEFAULT_BOT = "heuristic"
 FALLBACK_BOT = "random"
 PAUSES = ("trick", "card", "never")
 """``--pause``: when the play loop stops for the human's out-of-turn calls."""
 CONTINUE = -1
 """What :meth:`Session.ask` returns when the human lets the game go on at a pause."""
-ALIASES = {
-    "envite": {
-        "e": "envio",
-        "a": "accept",
-        "f": "fold",
-        "r": "raise",
-        "play": "tumbo_play",
-        "decline": "tumbo_decline",
-    },
-    "trionfetti": {"k": "keep", "v": "vega", "a": "accept"},
-}
-"""Short words a game accepts at the prompt, beside its action strings."""
-BOT_MESSAGES = 1
-"""Trionfetti: messages a bot may send between two moves of the game.  The engine lets a
-seat send each of its 140 claims once per move, which a random bot would do; on screen
-one is enough to show what it says."""
-
 EPILOG = """\
 examples:
   mazo play briscola --players 2 --vs heuristic
@@ -100,41 +70,11 @@ your team must answer a proposal or decide at tumbo, and at the pauses --pause c
 HELP = """\
 Commands at your turn:
   1, 2, ...          take the numbered choice
-  7o, KB, ae         play a card by its code: rank 1-7 J Q K (A = 1; Trionfetti also
-                     8 9 10), suit O C E B
-                     (Escoba: a card with several captures lists them to choose from)
-  7o+5c+3b           Escoba: play 7O and take 5C and 3B (any order, any case)
-  signal <meaning>   a partner signal, when offered (also by number)
-  exchange, decline  swap (or keep) the 2 of trumps, when offered
-  envio (e)          Envite: propose envío, or the next raise (also out of turn)
-  accept (a), fold (f), raise (r)
-                     Envite: answer a proposal made to your team
-  tumbo_play, tumbo_decline (play, decline)
-                     Envite: your team's decision at tumbo (11 stones)
-  signal <kind>, consult <intent>
-                     Envite: a message to your partners; m lists them by number
-  keep (k), rank <preset>
-                     Trionfetti, as the cutter: keep the ranking in force or set a preset
-  rank K Q J 10 9 8 7 6 5 4 3 2 1
-                     Trionfetti: a custom ranking, levels strongest first; a rank alone
-                     is its four suits, KE one suit, K(BCO) several suits (equal);
-                     every card exactly once; or rank [levels as JSON]
-  vega (v)           Trionfetti: call vega on your turn, before playing your card
-  accept (a), refuse Trionfetti: answer a vega for your team (even out of turn)
-  signal KE, signal K, signal strong, announce have
-                     Trionfetti: a claim to your partner (signal) or to the table
-                     (announce): a card, a rank, or have, nothing, strong, weak, want_vega
-  tell <text>, say <text>
-                     Trionfetti: free talk to your partner, or to the table; m shows
-                     what the talk window allows now
-  show_bottom, peek, show
-                     Trionfetti, with the opt-in options: see the bottom card, look at
-                     the four cards left (dealer, deal 4), show your partner your cards
-                     (when show is offered it shares; s shows the table)
-  Enter, c           at a pause (Envite): let the game go on
+  7o, KB, ae         play a card by its code: rank 1-7 J Q K (A = 1), suit O C E B"""
+"""The commands of every game; ``?`` adds the game's own (its text's ``help``)."""
+HELP_END = """\
   s, show            show the table again
-  t, tricks          the tricks played so far in this deal (Escoba: this hand's plays;
-                     Trionfetti: this smazzata's tricks)
+  t, tricks          the tricks played so far in this deal
   ?, help            this help
   q, quit            leave the match (Ctrl-D too); --save writes the record first"""
 
@@ -248,6 +188,7 @@ class Session:
         pause: str = "trick",
     ) -> None:
         self.game = game
+        self.text = text_for(game.name)
         self.seat = seat
         self.setup = dict(setup) if setup else None
         self.pause = pause
@@ -280,7 +221,7 @@ class Session:
             style=style,
             lang=lang,
             game=game.name,
-            ranks=rank_labels(game.name, game.options),
+            ranks=self.text.rank_labels(game.options),
         )
         self.deal_seats: list[int] = list(range(n))
 
@@ -349,14 +290,14 @@ class Session:
         seen = 0
         try:
             while True:
-                events = prepare_events(events_for(state, self.seat), game.name)
+                events = self.text.prepare_events(events_for(state, self.seat))
                 self.show_events(events[seen:])
                 seen = len(events)
                 actor = state.to_act
                 if actor is None:
                     break
                 obs = state.observation(self.seat)
-                if actor == self.seat or _must_answer(obs):
+                if actor == self.seat or _must_answer(obs, self.text):
                     self.flush_messages()
                     state = self.human_turn(state, obs)
                 elif self.should_pause(state, obs):
@@ -386,7 +327,9 @@ class Session:
             raise _BotFailure(
                 f"the {self.bot_names[seat]} bot at seat {seat} failed: {err}"
             ) from err
-        if self.game.name == "trionfetti" and _is_message(self.game.action_to_string(action)):
+        if self.text.bot_messages is not None and self.text.is_message(
+            self.game.action_to_string(action)
+        ):
             key = _pause_key(obs)
             before = self.bot_talk.get(seat)
             count = before[1] + 1 if before is not None and before[0] == key else 1
@@ -394,16 +337,17 @@ class Session:
         return new
 
     def bot_observation(self, state: State, seat: int) -> dict[str, Any]:
-        """The bot's observation; in Trionfetti without the messages once the bot has
-        said :data:`BOT_MESSAGES` things since the last move of the game (a smaller set of
-        legal actions, never another seat's information)."""
+        """The bot's observation; without the messages once the bot has said the game's
+        ``bot_messages`` things since the last move of the game (a smaller set of legal
+        actions, never another seat's information)."""
         obs: dict[str, Any] = state.observation(seat)
-        if self.game.name != "trionfetti":
+        limit = self.text.bot_messages
+        if limit is None:
             return obs
         said = self.bot_talk.get(seat)
-        if said is None or said[0] != _pause_key(obs) or said[1] < BOT_MESSAGES:
+        if said is None or said[0] != _pause_key(obs) or said[1] < limit:
             return obs
-        moves = [a for a in obs.get("legal_actions") or [] if not _is_message(a)]
+        moves = [a for a in obs.get("legal_actions") or [] if not self.text.is_message(a)]
         return {**obs, "legal_actions": moves} if moves else obs
 
     def human_turn(self, state: State, obs: Mapping[str, Any] | None = None) -> State:
@@ -412,7 +356,7 @@ class Session:
         if obs is None:
             obs = state.observation(self.seat)
         key = (_pause_key(obs), tuple(obs.get("hand") or ()))
-        if self.game.name == "trionfetti" and key == self.talked:
+        if self.text.choices_after_talk and key == self.talked:
             # The human just talked: same table, only the choices again.
             for text in self._choices(obs):
                 out.line(text)
@@ -434,19 +378,12 @@ class Session:
                 new = state.apply(choice, seat=self.seat)
             except (IllegalActionError, InvalidActionError) as err:
                 out.line(f"Not allowed: {err}", style="red")
-                if (
-                    isinstance(choice, str)
-                    and choice.startswith("rank ")
-                    and obs.get("phase") == "ranking"
-                ):
-                    out.line(
-                        "A ranking lists every card once, in levels of one rank, strongest "
-                        "first: e.g. rank K Q J 10 9 8 7 6 5 4 3 2 1, or rank KE QE JE 3 4 2 1 "
-                        "10 9 8 7 6 5 K(BCO) Q(BCO) J(BCO)."
-                    )
+                hint = self.text.refused_hint(choice, obs) if isinstance(choice, str) else None
+                if hint:
+                    out.line(hint)
                 continue
             label = choice if isinstance(choice, str) else self.game.action_to_string(choice)
-            if _is_message(label):
+            if self.text.is_message(label):
                 self.talked = key
             return new
 
@@ -461,7 +398,7 @@ class Session:
         """
         if self.pause == "never" or obs.get("phase") not in (None, "play"):
             return False
-        if not any(not _is_message(a) for a in obs.get("legal_actions") or []):
+        if not any(not self.text.is_message(a) for a in obs.get("legal_actions") or []):
             return False
         if self.pause == "trick" and obs.get("trick"):
             return False
@@ -485,11 +422,9 @@ class Session:
         out.line()
         out.line(f"Trick {number}: {view.seat(to_act, False)} {what} next.", style="bold")
         for text in self._table_lines(obs):
-            if text.startswith(
-                ("Bet:", "Proposal:", "Tumbo", "Tricks won", "Your hand", "Ranking", "Vega")
-            ):
+            if text.startswith(self.text.pause_prefixes):
                 out.line(text)
-        out.line("You may call now (out of turn), or go on:", style="bold")
+        out.line(self.text.pause_offer, style="bold")
         out.line(f"  1) continue — let {view.seat(to_act, False)} play")
         for text in self._choices(obs, first=2):
             out.line(text)
@@ -505,28 +440,19 @@ class Session:
                 out.line(f"Not allowed: {err}", style="red")
                 continue
             label = choice if isinstance(choice, str) else self.game.action_to_string(choice)
-            if _is_message(label):
+            if self.text.is_message(label):
                 self.paused.discard(_pause_key(obs))  # a message: the pause comes back
             return new
 
     def choices(self, obs: Mapping[str, Any]) -> list[str]:
         """The legal actions in the order they are numbered on screen."""
-        legal: list[str] = list(obs.get("legal_actions", []))
-        if self.game.name == "envite":
-            from mazo.render_envite import ordered_actions
-
-            return ordered_actions(legal)
-        if self.game.name == "trionfetti":
-            from mazo.render_trionfetti import ordered_actions as trionfetti_order
-
-            return trionfetti_order(legal, list(obs.get("ranking") or []))
-        return legal
+        return self.text.ordered_actions(list(obs.get("legal_actions", [])), obs)
 
     def ask(self, obs: Mapping[str, Any], pause: bool = False) -> int | str | None:
-        """Read one line; an action id (or, in Trionfetti, an action string outside the
-        id space: a custom ranking, free talk), :data:`CONTINUE` (at a pause), or None
-        after a command or a mistake.  At a pause choice 1 is "continue" and the others
-        shift."""
+        """Read one line; an action id (or an action string outside the id space, as the
+        game's text reads it: a custom ranking, free talk), :data:`CONTINUE` (at a
+        pause), or None after a command or a mistake.  At a pause choice 1 is
+        "continue" and the others shift."""
         legal = self.choices(obs)
         allowed = list(obs.get("legal_actions") or [])
         offset = 1 if pause else 0
@@ -534,10 +460,8 @@ class Session:
         numbers = "1" if count == 1 else f"1-{count}"
         if pause:
             prompt = f"Call or continue [{numbers}, Enter continue, ? help, q quit]: "
-        elif obs.get("phase") == "ranking":
-            prompt = f"Your choice [{numbers}, rank <levels>, ? help, q quit]: "
         else:
-            prompt = f"Your move [{numbers}, card code, ? help, q quit]: "
+            prompt = self.text.prompt(obs, numbers)
         try:
             text = self.read(prompt)
         except EOFError:
@@ -552,34 +476,24 @@ class Session:
         if not word:
             self.out.line("Type a number from the list or a card code; ? for help.")
             return None
-        alias = ALIASES.get(self.game.name, {}).get(word)
+        alias = self.text.aliases.get(word)
         if alias is not None:
             word = text = alias
-        if self.game.name == "trionfetti":
-            head, _, rest = text.strip().partition(" ")
-            head = head.lower()
-            if head in ("tell", "say") and rest.strip():
-                return f"{head} {rest.strip()}"
-            if head == "rank" and rest.strip() and rest.strip().lower() not in PRESET_IDS:
-                from mazo.render_trionfetti import custom_ranking_action
-
-                return custom_ranking_action(rest)
-        if (
-            word in ("m", "messages")
-            and self.game.name == "trionfetti"
-            and not any(_is_message(a) for a in allowed)
-        ):
-            from mazo.render_trionfetti import talk_text
-
-            self.out.line(f"No talk now: {talk_text(obs)}.")
-            return None
-        if word in ("m", "messages") and any(_is_message(a) for a in allowed):
+        typed = self.text.read_text(text, obs)
+        if typed is not None:
+            return typed
+        if word in ("m", "messages") and not any(self.text.is_message(a) for a in allowed):
+            why = self.text.no_messages(obs)
+            if why is not None:
+                self.out.line(why)
+                return None
+        if word in ("m", "messages") and any(self.text.is_message(a) for a in allowed):
             self.show_messages(obs, offset)
             return None
         if word in ("q", "quit", "exit"):
             raise Quit("You left the match.")
         if word in ("?", "h", "help"):
-            self.out.line(HELP)
+            self.out.line(self.help())
             return None
         if word in ("s", "show", "table") and not (word == "show" and "show" in allowed):
             self.show_table(obs, pause=pause)
@@ -616,9 +530,9 @@ class Session:
                 why = f"{label} is not allowed now"
             else:
                 why = f"You do not hold {label}"
-            listed = [a for a in legal if not _is_message(a)] or legal
-            if _is_message(label) and self.game.name == "trionfetti":
-                why = f"{label} is not allowed now (talk now: {obs.get('talk')})"
+            listed = [a for a in legal if not self.text.is_message(a)] or legal
+            if self.text.is_message(label):
+                why = self.text.refused(label, obs) or why
             self.out.line(f"{why}; choose from the list ({', '.join(listed)}).", style="red")
             return None
         return action
@@ -647,243 +561,111 @@ class Session:
         if len(matches) == 1:
             return self.game.string_to_action(matches[0][1])
         card = matches[0][1].split("+")[0]
-        table = list(obs.get("table") or [])
         self.out.line(f"{card} can be played {len(matches)} ways; choose one by number:")
         for i, action in matches:
-            self.out.line(f"{i:>3}) {escoba_action_label(action, table, self.view)}")
+            self.out.line(f"{i:>3}) {self.text.action_label(action, obs, self.view)}")
         return None
 
     # -- output ----------------------------------------------------------------------
 
     def _table_lines(self, obs: Mapping[str, Any], show_hand: bool = True) -> list[str]:
-        return render_observation(obs, self.view, show_hand=show_hand).splitlines()
+        return self.text.observation(obs, self.view, show_hand=show_hand).splitlines()
 
-    def _label(self, action: str, obs: Mapping[str, Any]) -> str:
-        if self.game.name == "envite":
-            from mazo.render_envite import envite_action_label
-
-            return envite_action_label(action, obs, self.view)
-        if self.game.name == "trionfetti":
-            from mazo.render_trionfetti import trionfetti_action_label
-
-            return trionfetti_action_label(action, obs, self.view)
-        return self.view.card(action) if action in _card_codes(self.game) else action
+    def help(self) -> str:
+        """The in-game help: the common commands and this game's own."""
+        parts = [HELP, self.text.help, HELP_END]
+        return "\n".join(p for p in parts if p)
 
     def _choices(self, obs: Mapping[str, Any], first: int = 1) -> list[str]:
-        """The numbered choices without the team messages (``m`` lists those)."""
+        """The numbered choices; messages wait behind ``m`` when the game says so."""
+        text = self.text
+        behind = text.messages_behind_m
         lines = []
         for i, action in enumerate(self.choices(obs), first):
-            if not _is_message(action):
-                lines.append(f"{i:>3}) {self._label(action, obs)}")
-        if any(_is_message(a) for a in obs.get("legal_actions") or []):
-            if self.game.name == "trionfetti":
-                what = (
-                    "to your partner or the table"
-                    if obs.get("talk") == "all"
-                    else "to your partner only"
-                )
-                lines.append(f"  m) talk {what}: claims (signal, announce) and free text")
-            else:
-                lines.append("  m) messages to your team (signs and consultation)")
+            if not (behind and text.is_message(action)):
+                lines.append(f"{i:>3}) {text.choice_label(action, obs, self.view)}")
+        if behind and any(text.is_message(a) for a in obs.get("legal_actions") or []):
+            lines.append(text.messages_line(obs))
         return lines
 
     def show_messages(self, obs: Mapping[str, Any], offset: int = 0) -> None:
-        """The team messages this seat may send now, numbered after the other choices."""
+        """The messages this seat may send now, numbered after the other choices."""
         out = self.out
-        if self.game.name == "trionfetti":
-            out.line("Talk (claims and talk are never checked; type the number or the words):")
-        else:
-            out.line("Messages to your team (type the number or the words):")
+        out.line(self.text.messages_head(obs))
         for i, action in enumerate(self.choices(obs), 1 + offset):
-            if _is_message(action):
-                out.line(f"{i:>3}) {self._label(action, obs)}")
-        if self.game.name != "trionfetti":
-            return
-        allowed = list(obs.get("legal_actions") or [])
-        partner = self.view.seat((self.seat + 2) % 4, False)
-        if any(a.startswith("signal ") for a in allowed):
-            out.line(f"  signal <card or rank>  — claim to {partner}, e.g. signal KE, signal 3")
-            out.line(f"  tell <text>            — say anything to {partner}")
-        if any(a.startswith("announce ") for a in allowed):
-            out.line("  announce <card or rank> — the same claim to the whole table")
-            out.line("  say <text>             — say anything to the whole table")
+            if self.text.is_message(action):
+                out.line(f"{i:>3}) {self.text.action_label(action, obs, self.view)}")
+        for line in self.text.messages_extra(obs, self.view):
+            out.line(line)
 
     def show_table(self, obs: Mapping[str, Any], pause: bool = False) -> None:
+        """The table, then the choices (at a pause: "continue" first)."""
         out = self.out
+        text = self.text
         out.line()
-        if obs.get("game") == "envite":
-            self.show_envite_table(obs, pause)
-            return
-        if obs.get("game") == "trionfetti":
-            self.show_trionfetti_table(obs, pause)
-            return
         hand = obs.get("hand") or []
-        # Escoba always shows the hand with its values; its choices say what each takes.
-        listed = obs.get("game") != "escoba" and set(hand) <= set(obs.get("legal_actions") or [])
-        lines = render_observation(obs, self.view, show_hand=not listed).splitlines()
-        for i, text in enumerate(lines):
-            style = "bold" if i == 0 or text.startswith("Your hand") else None
-            out.line(text, style=style)
-        if obs.get("phase") == "exchange":
-            out.line("You hold the 2 of trumps: exchange it for the indicator, or decline?")
-        out.line("Your hand — your choices:" if listed and hand else "Your choices:", style="bold")
-        trump = obs.get("trump_suit")
-        for text in render_choices(obs, self.view):
-            out.line(text, style="cyan" if trump and text.endswith("[trump]") else None)
-
-    def show_envite_table(self, obs: Mapping[str, Any], pause: bool) -> None:
-        """Envite: the table with the hand (trumps marked), then cards and calls to choose
-        from; the team messages wait behind ``m``."""
-        out = self.out
-        for i, text in enumerate(self._table_lines(obs)):
-            bold = i == 0 or text.startswith(("Your hand", "Proposal", "Tumbo"))
-            out.line(text, style="bold" if bold else None)
+        # A game may show the hand as the choices themselves, when all of it is playable.
+        listed = text.hand_in_choices and set(hand) <= set(obs.get("legal_actions") or [])
+        for i, line in enumerate(self._table_lines(obs, show_hand=not listed)):
+            bold = i == 0 or line.startswith(text.bold_prefixes)
+            out.line(line, style="bold" if bold else None)
+        for line in text.notes_before_choices(obs):
+            out.line(line)
         if pause:
-            out.line("You may call now (out of turn), or go on:", style="bold")
+            out.line(text.pause_offer, style="bold")
             out.line(f"  1) continue — let {self.view.seat(obs.get('to_act'), False)} play")
             lines = self._choices(obs, first=2)
         else:
-            out.line("Your choices:", style="bold")
+            header = "Your hand — your choices:" if listed and hand else "Your choices:"
+            out.line(header, style="bold")
             lines = self._choices(obs)
-        for text in lines:
-            out.line(text, style="cyan" if "[trump" in text else None)
-
-    def show_trionfetti_table(self, obs: Mapping[str, Any], pause: bool) -> None:
-        """Trionfetti: the table (the ranking in force always on it), then the choices:
-        the ranking at the cut, cards and vega in play, answers to a vega; talk behind
-        ``m``."""
-        out = self.out
-        for i, text in enumerate(self._table_lines(obs)):
-            bold = i == 0 or text.startswith(("Your hand", "Ranking", "Vega pending"))
-            out.line(text, style="bold" if bold else None)
-        if pause:
-            out.line("You may act now (out of turn), or go on:", style="bold")
-            out.line(f"  1) continue — let {self.view.seat(obs.get('to_act'), False)} play")
-            lines = self._choices(obs, first=2)
-        else:
-            out.line("Your choices:", style="bold")
-            lines = self._choices(obs)
-        for text in lines:
-            out.line(text)
-        if obs.get("phase") == "ranking" and not pause:
-            out.line(
-                "  or type rank <levels, strongest first>: a rank alone is its four suits, "
-                "KE one suit, K(BCO) several; e.g. rank KE QE JE 3 4 2 1 10 9 8 7 6 5 K(BCO) "
-                "Q(BCO) J(BCO), or rank [levels as JSON]"
-            )
+        for line in lines:
+            out.line(line, style=text.choice_style(line))
+        for line in text.notes_after_choices(obs, pause):
+            out.line(line)
 
     def show_tricks(self, obs: Mapping[str, Any]) -> None:
-        if obs.get("game") == "escoba":
-            self.show_history(obs)
-            return
-        if obs.get("game") == "trionfetti":
-            self.show_smazzata(obs)
-            return
-        tricks = obs.get("tricks") or []
-        if not tricks:
-            self.out.line("No trick has been completed in this deal yet.")
-            return
-        seats = list(obs.get("seats") or range(self.game.players))
-        for i, t in enumerate(tricks, 1):
-            lead = seats.index(t["leader"]) if t["leader"] in seats else 0
-            plays = ", ".join(
-                f"{self.view.seat(seats[(lead + j) % len(seats)])} {c}"
-                for j, c in enumerate(t["cards"])
-            )
-            points = f", {t['points']} pts" if "points" in t else ""
-            self.out.line(f"  {i:>2}. {plays} -> {self.view.seat(t['winner'], False)}{points}")
-
-    def show_smazzata(self, obs: Mapping[str, Any]) -> None:
-        """Trionfetti: the tricks of this smazzata, deal by deal (its cards stay known)."""
-        deal = 0
-        lines = []
-        for event in prepare_events(obs.get("smazzata_log") or [], "trionfetti"):
-            if event.get("type") == "deal":
-                deal = event.get("deal", 0)
-            elif event.get("type") == "trick":
-                leader = int(event.get("leader", 0))
-                plays = ", ".join(
-                    f"{self.view.seat((leader + j) % 4)} {c}"
-                    for j, c in enumerate(event.get("cards") or [])
-                )
-                lines.append(
-                    f"  deal {deal}, trick {event.get('trick')}: {plays} -> "
-                    f"{self.view.seat(event['winner'], False)}"
-                )
-        if not lines:
-            self.out.line("No trick has been completed in this smazzata yet.")
-        for line in lines:
+        for line in self.text.tricks(obs, self.view):
             self.out.line(line)
 
-    def show_history(self, obs: Mapping[str, Any]) -> None:
-        """Escoba: this hand's plays so far, from the observation's ``history``."""
-        plays = obs.get("history") or []
-        if not plays:
-            self.out.line("Nobody has played in this hand yet.")
-            return
-        for i, play in enumerate(plays, 1):
-            text = render_event({"type": "play", **play}, self.view)
-            self.out.line(f"  {i:>2}. {text}")
-
     def show_events(self, events: list[dict[str, Any]]) -> None:
-        """New log events.  Envite holds team messages back until the next move of the
-        game (or the human's prompt), so a partner's run of messages reads as one line."""
-        if self.game.name != "envite":  # Trionfetti bots say at most one thing at a time
+        """New log events.  A game may hold messages back until the next move of the game
+        (or the human's prompt), so a partner's run of messages reads as one line."""
+        if not self.text.hold_messages:
             for event in events:
                 self.show_event(event)
             return
         for event in events:
-            if event.get("type") in ("signal", "consult"):
+            # A message event's type is its action's first word (signal, consult...).
+            if self.text.is_message(f"{event.get('type')} "):
                 self.held.append(event)
             else:
                 self.flush_messages()
                 self.show_event(event)
 
     def flush_messages(self) -> None:
-        """Print the team messages held back by :meth:`show_events`."""
+        """Print the messages held back by :meth:`show_events`."""
         if not self.held:
             return
-        from mazo.render_envite import group_messages
-
         held, self.held = self.held, []
-        for event in group_messages(held):
+        for event in self.text.group_messages(held):
             self.show_event(event)
 
     def show_event(self, event: Mapping[str, Any]) -> None:
-        kind = event.get("type")
-        if kind == "deal" and event.get("seats"):
+        if event.get("type") == "deal" and event.get("seats"):
             self.deal_seats = list(event["seats"])
-        text = render_event(event, self.view, self.deal_seats)
+        text = self.text.event(event, self.view, self.deal_seats)
         if text is None:
             return
         side_of = self.game.info.side_of
-        style: str | None = None
-        if kind == "deal":
+        # The side an event is good for: a trick's winner, else the seat that acted.
+        who = event.get("winner") if event.get("winner") is not None else event.get("seat")
+        ours = (
+            isinstance(who, int) and 0 <= who < len(side_of) and side_of[who] == side_of[self.seat]
+        )
+        if self.text.paragraph(event):
             self.out.line()
-            style = "bold cyan"
-        elif kind == "trick":
-            ours = side_of[event["winner"]] == side_of[self.seat]
-            style = "green" if ours else "yellow"
-        elif kind in ("hand_end", "match_end"):
-            self.out.line()
-            style = "bold magenta"
-        elif kind in ("signal", "consult", "messages", "announce", "tell", "say"):
-            style = "blue"
-        elif kind in ("smazzata", "game_end"):
-            self.out.line()
-            style = "bold magenta" if kind == "game_end" else "bold cyan"
-        elif kind in ("vega", "refuse", "ranking"):
-            style = "bold yellow"
-        elif kind in ("share", "peek", "leftover", "bottom_card", "dealer_draw"):
-            style = "cyan"
-        elif kind in ("envio", "raise", "accept", "fold", "tumbo_play", "tumbo_decline"):
-            style = "bold yellow"
-        elif kind in ("chico", "renuncio"):
-            style = "bold magenta"
-        elif kind == "opening_escoba" or (kind == "play" and event.get("escoba")):
-            ours = side_of[event["seat"]] == side_of[self.seat]
-            style = "bold green" if ours else "bold red"
-        self.out.line(text, style=style)
+        self.out.line(text, style=self.text.event_style(event, ours))
 
     def write_record(self, state: State) -> None:
         if not self.save:
@@ -943,12 +725,6 @@ def _bot_names() -> list[str]:
     return list(list_bots())
 
 
-def _is_message(action: str) -> bool:
-    """A message (a sign, a consultation, Trionfetti's claims and talk): never a move the
-    game waits for."""
-    return action.startswith(("signal ", "consult ", "announce ", "tell ", "say "))
-
-
 def _pause_key(obs: Mapping[str, Any]) -> tuple[Any, ...]:
     """A point of the deal: its number, the tricks done, the cards of the trick so far."""
     return (
@@ -962,12 +738,12 @@ def _pause_key(obs: Mapping[str, Any]) -> tuple[Any, ...]:
     )
 
 
-def _must_answer(obs: Mapping[str, Any]) -> bool:
+def _must_answer(obs: Mapping[str, Any], text: GameText) -> bool:
     """The human's team owes an answer (Envite: a proposal, the tumbo decision) and the
     human may give it, though another seat was asked first."""
     if not (obs.get("team_must_answer") or obs.get("team_must_decide")):
         return False
-    return any(not _is_message(a) for a in obs.get("legal_actions") or [])
+    return any(not text.is_message(a) for a in obs.get("legal_actions") or [])
 
 
 def _parse_setup(text: str | None, game: Game) -> dict[str, Any] | None:

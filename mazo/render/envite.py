@@ -1,6 +1,6 @@
 """Plain-text rendering of Envite Canario observations, choices and events.
 
-:mod:`mazo.render` sends Envite here (``View.game == "envite"``).  Like the rest of the
+:mod:`mazo.render` finds this file through the game registry.  Like the rest of the
 renderers this reads one seat's observation or its share of the log and never a state,
 so it cannot name a card the viewer may not know.  The one thing it adds is public rules
 knowledge: the trump hierarchy and the exempt card in force for the vira on the table
@@ -26,12 +26,10 @@ nueve, chico).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, ClassVar
 
 from mazo.games.envite import FIXED_TRUMPS, exempt_card, trump_order
-
-if TYPE_CHECKING:
-    from mazo.render import View
+from mazo.render.common import GameText, View, suit_name
 
 __all__ = [
     "BET_LABELS",
@@ -214,8 +212,6 @@ def render_envite_observation(obs: JSON, view: View, show_hand: bool = True) -> 
 
 
 def _suit(vira: str, view: View) -> str:
-    from mazo.render import suit_name
-
     return suit_name(vira[-1], view.lang)
 
 
@@ -608,3 +604,64 @@ def _hand_end(event: JSON, view: View) -> str:
         shown = " · ".join(f"{view.seat(s)} {', '.join(c) or '-'}" for s, c in enumerate(revealed))
         lines.append(f"Cards left in hand: {shown}")
     return "\n".join(lines)
+
+
+# -- the terminal's hooks --------------------------------------------------------------------
+
+
+class EnviteText(GameText):
+    """Envite's hooks: Spanish names, calls out of turn, team messages behind ``m``."""
+
+    aliases: ClassVar[Mapping[str, str]] = {
+        "e": "envio",
+        "a": "accept",
+        "f": "fold",
+        "r": "raise",
+        "play": "tumbo_play",
+        "decline": "tumbo_decline",
+    }
+    help = """\
+  envio (e)          propose envío, or the next raise (also out of turn)
+  accept (a), fold (f), raise (r)
+                     answer a proposal made to your team
+  tumbo_play, tumbo_decline (play, decline)
+                     your team's decision at tumbo (11 stones)
+  signal <kind>, consult <intent>
+                     a message to your partners; m lists them by number
+  Enter, c           at a pause: let the game go on"""
+    messages_behind_m = True
+    bold_prefixes = ("Your hand", "Proposal", "Tumbo")
+    pause_prefixes = ("Bet:", "Proposal:", "Tumbo", "Tricks won", "Your hand")
+    hold_messages = True
+
+    def language(self, options: Mapping[str, Any]) -> str:
+        return "es"  # a Spanish pack, always
+
+    def event(self, event: JSON, view: View, seats: Sequence[int] | None = None) -> str | None:
+        return render_envite_event(event, view)
+
+    def observation(self, obs: JSON, view: View, show_hand: bool = True) -> str:
+        return render_envite_observation(obs, view, show_hand)
+
+    def is_message(self, action: str) -> bool:
+        return is_message(action)
+
+    def ordered_actions(self, legal: Sequence[str], obs: JSON) -> list[str]:
+        return ordered_actions(legal)
+
+    def action_label(self, action: str, obs: JSON, view: View) -> str:
+        return envite_action_label(action, obs, view)
+
+    def group_messages(self, events: Sequence[JSON]) -> list[JSON]:
+        return group_messages(events)
+
+    def event_style(self, event: JSON, ours: bool) -> str | None:
+        kind = event.get("type")
+        if kind in ("envio", "raise", "accept", "fold", "tumbo_play", "tumbo_decline"):
+            return "bold yellow"
+        if kind in ("chico", "renuncio"):
+            return "bold magenta"
+        return super().event_style(event, ours)
+
+
+TEXT = EnviteText()

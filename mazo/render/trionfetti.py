@@ -1,6 +1,6 @@
 """Plain-text rendering of Trionfetti observations, choices and events.
 
-:mod:`mazo.render` sends Trionfetti here (``View.game == "trionfetti"``).  Like the other
+:mod:`mazo.render` finds this file through the game registry.  Like the other
 renderers it reads one seat's observation or its share of the log, never a state, so it
 cannot name a card the viewer may not know.
 
@@ -26,12 +26,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, ClassVar
 
 from mazo.games.trionfetti import PRESETS, ranking_levels
-
-if TYPE_CHECKING:
-    from mazo.render import View
+from mazo.render.common import GameText, View, rank_name
 
 __all__ = [
     "CLAIM_TEXT",
@@ -391,8 +389,6 @@ def _claim(claim: str, view: View) -> str:
         return CLAIM_TEXT[claim]
     if claim[-1:] in "OCEB" and len(claim) >= 2:
         return f"I hold {view.card(claim)}"
-    from mazo.render import rank_name
-
     name = rank_name(claim, view.lang)
     article = "an" if claim == "8" else "a"
     return f"I hold {article} {claim}" + (f" ({name})" if name != claim else "")
@@ -752,3 +748,162 @@ def _hand_end(event: JSON, view: View) -> str:
             f"Points: {view.per_side(scores)} · Games: {view.per_side(games)}.",
         ]
     )
+
+
+# -- the terminal's hooks --------------------------------------------------------------------
+
+_RANK_HINT = (
+    "A ranking lists every card once, in levels of one rank, strongest first: e.g. rank K Q "
+    "J 10 9 8 7 6 5 4 3 2 1, or rank KE QE JE 3 4 2 1 10 9 8 7 6 5 K(BCO) Q(BCO) J(BCO)."
+)
+
+
+class TrionfettiText(GameText):
+    """Trionfetti's hooks: Italian names, the ranking on every screen, talk behind ``m``."""
+
+    aliases: ClassVar[Mapping[str, str]] = {"k": "keep", "v": "vega", "a": "accept"}
+    help = """\
+  8 9 10             card ranks besides 1-7 J Q K
+  keep (k), rank <preset>
+                     as the cutter: keep the ranking in force or set a preset
+  rank K Q J 10 9 8 7 6 5 4 3 2 1
+                     a custom ranking, levels strongest first; a rank alone is its four
+                     suits, KE one suit, K(BCO) several suits (equal); every card
+                     exactly once; or rank [levels as JSON]
+  vega (v)           call vega on your turn, before playing your card
+  accept (a), refuse answer a vega for your team (even out of turn)
+  signal KE, signal K, signal strong, announce have
+                     a claim to your partner (signal) or to the table (announce): a
+                     card, a rank, or have, nothing, strong, weak, want_vega
+  tell <text>, say <text>
+                     free talk to your partner, or to the table; m shows what the talk
+                     window allows now
+  show_bottom, peek, show
+                     with the opt-in options: see the bottom card, look at the four
+                     cards left (dealer, deal 4), show your partner your cards (when
+                     show is offered it shares; s shows the table)
+  Enter, c           at a pause: let the game go on"""
+    messages_behind_m = True
+    bold_prefixes = ("Your hand", "Ranking", "Vega pending")
+    pause_prefixes = ("Tricks won", "Your hand", "Ranking", "Vega")
+    pause_offer = "You may act now (out of turn), or go on:"
+    bot_messages = 1  # the engine lets a seat send each of its 140 claims once per move
+    choices_after_talk = True
+
+    def language(self, options: Mapping[str, Any]) -> str:
+        return "it"  # a Venetian game
+
+    def prepare_events(self, events: Sequence[JSON]) -> list[dict[str, Any]]:
+        return annotate_events(events)
+
+    def event(self, event: JSON, view: View, seats: Sequence[int] | None = None) -> str | None:
+        return render_trionfetti_event(event, view)
+
+    def observation(self, obs: JSON, view: View, show_hand: bool = True) -> str:
+        return render_trionfetti_observation(obs, view, show_hand)
+
+    def is_message(self, action: str) -> bool:
+        return is_message(action)
+
+    def ordered_actions(self, legal: Sequence[str], obs: JSON) -> list[str]:
+        return ordered_actions(legal, list(obs.get("ranking") or []))
+
+    def action_label(self, action: str, obs: JSON, view: View) -> str:
+        return trionfetti_action_label(action, obs, view)
+
+    def choice_style(self, line: str) -> str | None:
+        return None
+
+    def read_text(self, text: str, obs: JSON) -> str | None:
+        """Free talk (``tell``/``say``) and a custom ranking are not among the ids."""
+        head, _, rest = text.strip().partition(" ")
+        head = head.lower()
+        if head in ("tell", "say") and rest.strip():
+            return f"{head} {rest.strip()}"
+        if head == "rank" and rest.strip() and rest.strip().lower() not in PRESETS:
+            return custom_ranking_action(rest)
+        return None
+
+    def prompt(self, obs: JSON, numbers: str) -> str:
+        if obs.get("phase") == "ranking":
+            return f"Your choice [{numbers}, rank <levels>, ? help, q quit]: "
+        return super().prompt(obs, numbers)
+
+    def messages_line(self, obs: JSON) -> str:
+        what = (
+            "to your partner or the table" if obs.get("talk") == "all" else "to your partner only"
+        )
+        return f"  m) talk {what}: claims (signal, announce) and free text"
+
+    def messages_head(self, obs: JSON) -> str:
+        return "Talk (claims and talk are never checked; type the number or the words):"
+
+    def messages_extra(self, obs: JSON, view: View) -> list[str]:
+        allowed = list(obs.get("legal_actions") or [])
+        seat = obs.get("seat")
+        partner = view.seat((seat + 2) % 4 if seat is not None else None, False)
+        lines = []
+        if any(a.startswith("signal ") for a in allowed):
+            lines.append(f"  signal <card or rank>  — claim to {partner}, e.g. signal KE, signal 3")
+            lines.append(f"  tell <text>            — say anything to {partner}")
+        if any(a.startswith("announce ") for a in allowed):
+            lines.append("  announce <card or rank> — the same claim to the whole table")
+            lines.append("  say <text>             — say anything to the whole table")
+        return lines
+
+    def no_messages(self, obs: JSON) -> str | None:
+        return f"No talk now: {talk_text(obs)}."
+
+    def refused(self, label: str, obs: JSON) -> str | None:
+        return f"{label} is not allowed now (talk now: {obs.get('talk')})"
+
+    def refused_hint(self, text: str, obs: JSON) -> str | None:
+        if text.startswith("rank ") and obs.get("phase") == "ranking":
+            return _RANK_HINT
+        return None
+
+    def notes_after_choices(self, obs: JSON, pause: bool) -> list[str]:
+        if obs.get("phase") == "ranking" and not pause:
+            return [
+                "  or type rank <levels, strongest first>: a rank alone is its four suits, "
+                "KE one suit, K(BCO) several; e.g. rank KE QE JE 3 4 2 1 10 9 8 7 6 5 K(BCO) "
+                "Q(BCO) J(BCO), or rank [levels as JSON]"
+            ]
+        return []
+
+    def tricks(self, obs: JSON, view: View) -> list[str]:
+        """The tricks of this smazzata, deal by deal (its cards stay known)."""
+        deal = 0
+        lines = []
+        for event in annotate_events(obs.get("smazzata_log") or []):
+            if event.get("type") == "deal":
+                deal = event.get("deal", 0)
+            elif event.get("type") == "trick":
+                leader = int(event.get("leader", 0))
+                plays = ", ".join(
+                    f"{view.seat((leader + j) % 4)} {c}"
+                    for j, c in enumerate(event.get("cards") or [])
+                )
+                lines.append(
+                    f"  deal {deal}, trick {event.get('trick')}: {plays} -> "
+                    f"{view.seat(event['winner'], False)}"
+                )
+        return lines or ["No trick has been completed in this smazzata yet."]
+
+    def paragraph(self, event: JSON) -> bool:
+        return event.get("type") in ("smazzata", "game_end") or super().paragraph(event)
+
+    def event_style(self, event: JSON, ours: bool) -> str | None:
+        kind = event.get("type")
+        if kind == "game_end":
+            return "bold magenta"
+        if kind == "smazzata":
+            return "bold cyan"
+        if kind in ("vega", "refuse", "ranking"):
+            return "bold yellow"
+        if kind in ("share", "peek", "leftover", "bottom_card", "dealer_draw"):
+            return "cyan"
+        return super().event_style(event, ours)
+
+
+TEXT = TrionfettiText()
