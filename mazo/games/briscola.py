@@ -327,7 +327,14 @@ class BriscolaGame(Game):
         self._layouts: dict[tuple[int, tuple[int, ...]], _Layout] = {}
         self._pack_lists: dict[int, list[int]] = {}
         signals = frozenset(range(SIGNAL_BASE, SIGNAL_BASE + len(SIGNAL_MEANINGS)))
-        self._describe(NUM_ACTIONS, DECK, self.teams, signals)
+        self._describe(
+            NUM_ACTIONS,
+            DECK,
+            self.teams,
+            signals,
+            score_unit="deals",
+            score_target=self.target,
+        )
 
     # -- notation ----------------------------------------------------------------
 

@@ -266,7 +266,14 @@ class EscobaGame(Game):
         self.sides = 2 if self.teams else n
         self.side_of: tuple[int, ...] = tuple(s % 2 if self.teams else s for s in range(n))
         self.target: int = opts["target_score"]
-        self._describe(NUM_ACTIONS, DECK, self.teams)
+        self._describe(
+            NUM_ACTIONS,
+            DECK,
+            self.teams,
+            score_unit="points",
+            score_target=self.target,
+            card_actions=NUM_ACTIONS,  # a capture is a card play too
+        )
 
     # -- notation ----------------------------------------------------------------
 

@@ -442,7 +442,16 @@ class TrionfettiGame(Game):
         self.initial_ranking = parse_ranking(opts["initial_ranking"])
         self.automatic_sharing = opts["partner_sharing"] == "automatic"
         self.talk = bool(opts["messages"])
-        self._describe(NUM_ACTIONS, DECK, True, frozenset(_ALL_MSGS))
+        self._describe(
+            NUM_ACTIONS,
+            DECK,
+            True,
+            frozenset(_ALL_MSGS),
+            score_unit="points",
+            score_target=self.target,
+            games_unit="games",
+            games_target=self.match_target,
+        )
 
     # -- notation ------------------------------------------------------------------
 
