@@ -224,6 +224,7 @@ class Session:
             ranks=self.text.rank_labels(game.options),
         )
         self.deal_seats: list[int] = list(range(n))
+        self.hand: list[str] = []  # the human's hand in the order its cards came
 
     @classmethod
     def from_args(cls, args: argparse.Namespace, out: Output) -> Session:
@@ -292,6 +293,7 @@ class Session:
             while True:
                 events = self.text.prepare_events(events_for(state, self.seat))
                 self.show_events(events[seen:])
+                self.show_drawn(state, events[seen:])
                 seen = len(events)
                 actor = state.to_act
                 if actor is None:
@@ -446,7 +448,11 @@ class Session:
 
     def choices(self, obs: Mapping[str, Any]) -> list[str]:
         """The legal actions in the order they are numbered on screen."""
-        return self.text.ordered_actions(list(obs.get("legal_actions", [])), obs)
+        actions = self.text.ordered_actions(list(obs.get("legal_actions", [])), obs)
+        if self.text.stable_hand and self.hand:
+            place = {card: i for i, card in enumerate(self.hand)}
+            actions.sort(key=lambda a: place.get(a, len(place)))  # stable: others keep order
+        return actions
 
     def ask(self, obs: Mapping[str, Any], pause: bool = False) -> int | str | None:
         """Read one line; an action id (or an action string outside the id space, as the
@@ -627,6 +633,16 @@ class Session:
     def show_tricks(self, obs: Mapping[str, Any]) -> None:
         for line in self.text.tricks(obs, self.view):
             self.out.line(line)
+
+    def show_drawn(self, state: State, events: list[dict[str, Any]]) -> None:
+        """Say which cards a draw from the stock brought the human: the draw event names
+        none, so they are the cards in hand now that were not there before."""
+        hand = list(state.observation(self.seat).get("hand") or [])
+        drawn = [c for c in hand if c not in self.hand]
+        if drawn and any(self.text.draws(e) for e in events):
+            self.out.line(f"You draw {self.view.cards(drawn)}.", style="cyan")
+        # The order the cards came in: what stays keeps its place, new cards go last.
+        self.hand = [c for c in self.hand if c in hand] + drawn
 
     def show_events(self, events: list[dict[str, Any]]) -> None:
         """New log events.  A game may hold messages back until the next move of the game

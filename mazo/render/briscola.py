@@ -15,9 +15,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from mazo.games.briscola import DECK, STRENGTH
 from mazo.render.common import GameText, View, is_card, seat_at, suit_name
 
-__all__ = ["TEXT", "BriscolaText"]
+__all__ = ["TEXT", "BriscolaText", "best_so_far"]
 
 JSON = Mapping[str, Any]
 
@@ -179,7 +180,11 @@ def _observation(obs: JSON, view: View, show_hand: bool = True) -> str:
     trick = obs.get("trick") or []
     if trick:
         played = "; ".join(f"{view.seat(t['seat'])} {view.card(t['card'])}" for t in trick)
-        lines.append(f"Trick so far: {played}")
+        best = trick[best_so_far([t["card"] for t in trick], obs.get("trump_suit"))]
+        lines.append(
+            f"Trick so far: {played} — best so far: {view.card(best['card'])} "
+            f"({view.seat(best['seat'], False)})"
+        )
     elif obs.get("to_act") is not None and not obs.get("match_over"):
         lines.append(f"Trick so far: empty ({view.seat(obs['to_act'], False)} to lead)")
     if obs.get("match_over"):
@@ -206,10 +211,28 @@ def _trump_line(obs: JSON, trump: str, view: View) -> str:
     return text
 
 
+def best_so_far(cards: Sequence[str], trump_suit: str | None) -> int:
+    """The position of the card winning the trick so far: the strongest trump, else the
+    strongest card of the suit led (public rules, nothing hidden).
+
+    >>> best_so_far(["KB", "3B", "2O"], "O"), best_so_far(["KB", "1C"], "E")
+    (2, 0)
+    """
+
+    def key(code: str) -> int:
+        strength = STRENGTH[DECK.parse(code)]
+        if code[-1] == trump_suit:
+            return 20 + strength
+        return strength if code[-1] == cards[0][-1] else 0
+
+    return max(range(len(cards)), key=lambda i: (key(cards[i]), -i))
+
+
 class BriscolaText(GameText):
     """Briscola's hooks."""
 
     hand_in_choices = True
+    stable_hand = True
     help = """\
   signal <meaning>   a partner signal, when offered (also by number)
   exchange, decline  swap (or keep) the 2 of trumps, when offered"""
@@ -234,6 +257,9 @@ class BriscolaText(GameText):
         if trump_suit and is_card(action) and action[-1] == trump_suit:
             text += "  [trump]"
         return text
+
+    def draws(self, event: JSON) -> bool:
+        return event.get("type") == "draw"
 
     def notes_before_choices(self, obs: JSON) -> list[str]:
         if obs.get("phase") == "exchange":

@@ -227,6 +227,9 @@ class GameText:
     """Messages (:meth:`is_message`) are listed by the ``m`` command, not among the choices."""
     hand_in_choices: bool = False
     """When every card in hand is a choice, the hand is shown as the choices only."""
+    stable_hand: bool = False
+    """Number the cards in hand in the order they came (a drawn card goes last), so the
+    numbers of the other cards do not move after a draw."""
     bold_prefixes: tuple[str, ...] = ("Your hand",)
     """Table lines printed in bold (the first line always is)."""
     pause_prefixes: tuple[str, ...] = ("Your hand",)
@@ -341,6 +344,11 @@ class GameText:
             points = f", {t['points']} pts" if "points" in t else ""
             lines.append(f"  {i:>2}. {plays} -> {view.seat(t['winner'], False)}{points}")
         return lines
+
+    def draws(self, event: JSON) -> bool:
+        """Whether the event refills hands from the stock (the front end then says which
+        cards the viewer got: the event itself names none)."""
+        return False
 
     def paragraph(self, event: JSON) -> bool:
         """Whether a blank line goes before the event (a new deal, a result)."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from mazo.games.envite import FIXED_TRUMPS, exempt_card, trump_order
+from mazo.games.envite import DECK, FIXED_TRUMPS, exempt_card, trick_winner, trump_order
 from mazo.render.common import GameText, View, suit_name
 
 __all__ = [
@@ -181,7 +181,16 @@ def render_envite_observation(obs: JSON, view: View, show_hand: bool = True) -> 
     number = len(obs.get("tricks") or []) + 1
     if trick:
         played = "; ".join(f"{view.seat(t['seat'])} {view.card(t['card'])}" for t in trick)
-        lines.append(f"Trick {number} so far: {played}")
+        text = f"Trick {number} so far: {played}"
+        vira = obs.get("vira")
+        if vira:
+            cards = tuple(DECK.parse(t["card"]) for t in trick)
+            players = int(obs.get("players") or view.players)
+            best = trick[trick_winner(cards, players, DECK.parse(vira) // 10)]
+            text += (
+                f" — best so far: {_short(best['card'], view)} ({view.seat(best['seat'], False)})"
+            )
+        lines.append(text)
     elif not obs.get("match_over") and obs.get("to_play") is not None:
         leader = obs["to_play"]
         lines.append(
