@@ -381,3 +381,30 @@ def test_bad_setup_and_bad_seat_are_mazo_errors(game_name: str) -> None:
     for seat in (-1, game.players, "0", 1.0):
         with pytest.raises(mazo.RulesError, match="seat must be"):
             state.observation(seat)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("game_name", mazo.list_games())
+def test_an_action_id_out_of_range_says_the_range(game_name: str) -> None:
+    """design.md: every error says what was wrong and what is allowed.  An int id outside
+    the game's fixed action space is out of range (9999, as a user typed it, is in
+    Escoba's 84,488 ids: there it is a capture not in the hand); the state is untouched."""
+    game = mazo.load_game(game_name)
+    state = game.new_match(seed=3)
+    twin = game.new_match(seed=3)
+    n = game.info.num_actions
+    bad = [-1, n, 10**6] + ([9999] if n <= 9999 else [])
+    for action in bad:
+        for call in (state.apply, game.action_to_string):
+            with pytest.raises(InvalidActionError) as caught:
+                call(action)
+            message = str(caught.value)
+            assert f"action id {action} is out of range" in message
+            assert f"action ids run 0..{n - 1}" in message
+        with pytest.raises(InvalidActionError, match="out of range"):
+            state.apply(action, seat=state.to_act)
+    for action in ("x", 1.5, None):
+        with pytest.raises(InvalidActionError):
+            game.action_to_string(action)  # type: ignore[arg-type]
+    assert state == twin
+    assert state.events == twin.events
+    assert state.legal_actions() == twin.legal_actions()

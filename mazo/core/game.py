@@ -27,6 +27,7 @@ __all__ = [
     "MatchState",
     "Option",
     "State",
+    "bad_action_id",
     "check_options",
     "fresh",
     "int_at_least",
@@ -505,6 +506,22 @@ def plain_int(action: object) -> object:
         return operator.index(action)  # type: ignore[arg-type]
     except TypeError:
         return action
+
+
+def bad_action_id(title: str, action: object, num_actions: int) -> InvalidActionError:
+    """The error for ``action`` when it is no action id of a game (``title``: "Briscola"),
+    saying what the ids are: an int outside them is out of range.
+
+    >>> str(bad_action_id("Briscola", 9999, 50))
+    'action id 9999 is out of range: Briscola action ids run 0..49'
+    """
+    if type(action) is int:
+        return InvalidActionError(
+            f"action id {action} is out of range: {title} action ids run 0..{num_actions - 1}"
+        )
+    return InvalidActionError(
+        f"{action!r} is not an action id: {title} action ids are ints 0..{num_actions - 1}"
+    )
 
 
 def to_action_id(game: Game, action: object) -> int:

@@ -66,6 +66,7 @@ from mazo.core.game import (
     MatchState,
     Option,
     State,
+    bad_action_id,
     fresh,
     log_nodes,
     log_since,
@@ -342,9 +343,7 @@ class BriscolaGame(Game):
         """``7O`` for a card, ``signal trump_ace``, ``exchange`` or ``decline``."""
         action = plain_int(action)  # type: ignore[assignment]  # numpy ints
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
-            raise InvalidActionError(
-                f"{action!r} is not a Briscola action id; ids run 0..{NUM_ACTIONS - 1}"
-            )
+            raise bad_action_id("Briscola", action, NUM_ACTIONS)
         if action < NUM_CARDS:
             return _CODES[action]
         if action < EXCHANGE:
@@ -713,9 +712,7 @@ class BriscolaState(MatchState):
     def _apply_other(self, a: int, seat: int | None) -> BriscolaState:
         game = self._g
         if not 0 <= a < NUM_ACTIONS:
-            raise InvalidActionError(
-                f"{a} is not a Briscola action id; ids run 0..{NUM_ACTIONS - 1}"
-            )
+            raise bad_action_id("Briscola", a, NUM_ACTIONS)
         text = game.action_to_string(a)
         to_act = self.to_act
         phase = self._m & _PHASE_MASK

@@ -84,6 +84,7 @@ from mazo.core.game import (
     Game,
     MatchState,
     Option,
+    bad_action_id,
     fresh,
     int_at_least,
     log_nodes,
@@ -559,9 +560,7 @@ class EnviteGame(Game):
         """``7O`` for a card; ``envio``, ``accept``...; ``signal mala``; ``consult fold``."""
         action = plain_int(action)  # type: ignore[assignment]  # numpy ints
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
-            raise InvalidActionError(
-                f"{action!r} is not an Envite action id; ids run 0..{NUM_ACTIONS - 1}"
-            )
+            raise bad_action_id("Envite", action, NUM_ACTIONS)
         if action < NUM_CARDS:
             return _CODES[action]
         if action < SIGNAL_BASE:
@@ -993,9 +992,7 @@ class EnviteState(MatchState):
         game = self._g
         n = game.players
         if not 0 <= a < NUM_ACTIONS:
-            raise InvalidActionError(
-                f"{a} is not an Envite action id; ids run 0..{NUM_ACTIONS - 1}"
-            )
+            raise bad_action_id("Envite", a, NUM_ACTIONS)
         text = game.action_to_string(a)
         to_act = self.to_act
         if to_act is None:

@@ -57,6 +57,7 @@ from mazo.core.game import (
     Game,
     MatchState,
     Option,
+    bad_action_id,
     fresh,
     log_nodes,
     plain_int,
@@ -281,9 +282,7 @@ class EscobaGame(Game):
         """``7O`` for a trail, ``7O+5C+3B`` for a capture (played card first)."""
         action = plain_int(action)  # type: ignore[assignment]  # numpy ints
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
-            raise InvalidActionError(
-                f"{action!r} is not an Escoba action id; ids run 0..{NUM_ACTIONS - 1}"
-            )
+            raise bad_action_id("Escoba", action, NUM_ACTIONS)
         if action < NUM_CARDS:
             return _CODES[action]
         card, mask = _capture_table()[0][action - 40]
@@ -548,12 +547,7 @@ class EscobaState(MatchState):
     apply_unchecked = apply
 
     def _name(self, a: int) -> str:
-        try:
-            return self._g.action_to_string(a)
-        except InvalidActionError:
-            raise InvalidActionError(
-                f"{a!r} is not an Escoba action id; ids run 0..{NUM_ACTIONS - 1}"
-            ) from None
+        return self._g.action_to_string(a)  # an id out of range raises, saying the range
 
     def _why_illegal(self, a: int, seat: int, legal: list[int]) -> str:
         text = self._name(a)

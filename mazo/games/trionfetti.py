@@ -78,6 +78,7 @@ from mazo.core.game import (
     Game,
     MatchState,
     Option,
+    bad_action_id,
     fresh,
     log_nodes,
     plain_int,
@@ -459,9 +460,7 @@ class TrionfettiGame(Game):
         """``7O``, ``keep``, ``rank bomba``, ``vega``, ``signal KE``, ``announce have``..."""
         action = plain_int(action)  # type: ignore[assignment]  # numpy ints
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
-            raise InvalidActionError(
-                f"{action!r} is not a Trionfetti action id; ids run 0..{NUM_ACTIONS - 1}"
-            )
+            raise bad_action_id("Trionfetti", action, NUM_ACTIONS)
         if action < NUM_CARDS:
             return _CODES[action]
         if RANK_BASE <= action < VEGA:
@@ -1081,9 +1080,7 @@ class TrionfettiState(MatchState):
 
     def _apply_other(self, a: int, seat: int | None) -> TrionfettiState:
         if not 0 <= a < NUM_ACTIONS:
-            raise InvalidActionError(
-                f"{a} is not a Trionfetti action id; ids run 0..{NUM_ACTIONS - 1}"
-            )
+            raise bad_action_id("Trionfetti", a, NUM_ACTIONS)
         text = self._g.action_to_string(a)
         actor = self._actor(text, seat)
         if a not in self.legal_actions(actor):
