@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from mazo.core.cards import DeckSpec
-from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
+from mazo.core.errors import InvalidActionError, RulesError
 from mazo.core.rng import Rng, derive_seed, stream_seed
 
 __all__ = [
@@ -333,7 +333,9 @@ class Game:
         return tuple(Rng(stream_seed(seed, number)).shuffled(range(size))), packs
 
     def _check_pack(self, pack: tuple[int, ...]) -> None:
-        """A given pack must hold the whole deck (games that drop cards override this)."""
+        """A given pack must hold the whole deck: every game dealt through
+        :meth:`_next_pack` (Escoba, Envite, Trionfetti) uses all its cards.  Briscola, whose
+        3- and 6-player packs drop cards, checks its packs itself and never calls this."""
         deck = self.info.deck
         if len(pack) != deck.size:
             got = set(pack)
@@ -629,9 +631,6 @@ class State:
     def string_to_action(self, text: str) -> int:
         """Parse an action string (raises :class:`InvalidActionError`)."""
         return self.game.string_to_action(text)
-
-    def _illegal(self, message: str) -> IllegalActionError:
-        return IllegalActionError(message)
 
 
 class MatchState(State):

@@ -552,7 +552,6 @@ _PHASE_MASK, _HAND_OVER, _SIGNALS = PHASE_MASK, HAND_OVER, 8
 # plays are not stored one by one: each trick node holds its cards, and the plays are
 # unfolded from it (and from the current trick) when the log is read.
 _ListEv = tuple[Any, ...] | None
-_Trick = tuple[int, tuple[int, ...], int, int]  # (leader, cards, winner, points)
 
 
 class BriscolaState(MatchState):
@@ -615,21 +614,6 @@ class BriscolaState(MatchState):
     def stock(self) -> list[str]:
         """The undrawn stock in draw order (the face-up indicator last, while undrawn)."""
         return [_CODES[c] for c in self._d.draw[self._t[1] :]]
-
-    @property
-    def _hands(self) -> tuple[int, ...]:
-        """White-box view for tests: each seat's hand mask."""
-        return _unpack(self._h, self._g.players)
-
-    @property
-    def _won(self) -> tuple[int, ...]:
-        """White-box view for tests: each seat's won-cards mask this deal."""
-        return _unpack(self._t[2], self._g.players)
-
-    @property
-    def _sp(self) -> int:
-        """White-box view for tests: the index of the next card to draw in ``_d.draw``."""
-        return self._t[1]
 
     def finished_deal_points(self) -> list[int] | None:
         """The card points of the deal that just ended, per side (None off a deal's end)."""

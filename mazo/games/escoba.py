@@ -350,10 +350,6 @@ def _deal_targets(game: EscobaGame, dealer: int) -> list[int]:
     return [(dealer + 1 + j) % n for j in range(n) for _ in range(3)]
 
 
-def _sum(mask: int) -> int:
-    return sum(VALUE[c] for c in iter_bits(mask))
-
-
 def _splits_into_fifteens(cards: tuple[int, ...]) -> bool:
     """Do four cards split into two disjoint groups of 15?  (No single card reaches 15.)"""
     a, b, c, d = (VALUE[x] for x in cards)

@@ -103,7 +103,6 @@ RANKS = DECK.ranks  # "1".."10", "J", "Q", "K"
 SUITS = "OCEB"
 _FULL = (1 << NUM_CARDS) - 1
 _CODES: tuple[str, ...] = tuple(DECK.format(c) for c in range(NUM_CARDS))
-_ALL = 15  # the four suits as a mask
 
 Level = tuple[int, int]  # (rank index into RANKS, suit mask: bit s for suit SUITS[s])
 Ranking = tuple[Level, ...]
@@ -603,10 +602,6 @@ def _claim_index(text: str) -> int | None:
         return DECK.parse(word)
     except InvalidActionError:
         return None
-
-
-def _rank_index(card: int) -> int:
-    return card % 13
 
 
 def _draw(rng: Rng) -> tuple[tuple[tuple[int, int], ...], ...]:
