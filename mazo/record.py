@@ -59,13 +59,15 @@ def replay(record: dict[str, Any]) -> State:
         raise RulesError("record 'actions' must be a list of {'seat': int, 'action': str}")
     game = load_game(record["game"], players=record["players"], **options)
     state = game.new_match(seed=0, decks=packs, dealer=first_dealer, setup=record.get("setup"))
-    for i, step in enumerate(actions):
+    # Actions are numbered from 1, as `mazo replay` shows them ("action 3 of 40").
+    for i, step in enumerate(actions, 1):
+        where = f"record action {i} of {len(actions)}"
         try:
             state = state.apply(step["action"], seat=step["seat"])
         except (IllegalActionError, InvalidActionError) as err:
-            raise type(err)(f"record action {i} ({step!r}) is rejected: {err}") from None
+            raise type(err)(f"{where} ({step!r}) is rejected: {err}") from None
         except (KeyError, TypeError):
-            raise RulesError(f"record action {i} must be {{'seat': int, 'action': str}}") from None
+            raise RulesError(f"{where} must be {{'seat': int, 'action': str}}") from None
     replayed = state.record()["deals"]
     if [(d["dealer"], d["deck"]) for d in replayed] != [
         (d["dealer"], list(d["deck"])) for d in deals[: len(replayed)]

@@ -288,12 +288,14 @@ def test_replay_bad_files_exit_2(
     code, _, err = run_cli(["replay", str(missing)], capsys, monkeypatch)
     assert code == 2
     assert "cannot read record" in err
+    assert err.count(str(missing)) == 1
 
     not_json = tmp_path / "bad.json"
     not_json.write_text("{not json")
     code, _, err = run_cli(["replay", str(not_json)], capsys, monkeypatch)
     assert code == 2
     assert "is not JSON" in err
+    assert err.count(str(not_json)) == 1
 
     run_cli(play_args(tmp_path), capsys, monkeypatch, stdin="1\n1\nq\n")
     record = load_record(tmp_path / "match.json")
@@ -302,7 +304,9 @@ def test_replay_bad_files_exit_2(
     tampered.write_text(json.dumps(record))
     code, _, err = run_cli(["replay", str(tampered)], capsys, monkeypatch)
     assert code == 2
-    assert "record action 0" in err
+    # Numbered from 1, as the replay numbers them; the path once.
+    assert re.search(r"record action 1 of \d+ ", err)
+    assert err.count(str(tampered)) == 1
 
     code, _, err = run_cli(
         ["replay", str(tmp_path / "match.json"), "--seat", "7"], capsys, monkeypatch

@@ -8,7 +8,12 @@ under a pseudo-terminal (stdlib :mod:`pty`); the others pipe input through
 from __future__ import annotations
 
 import itertools
+import os
 import re
+import select
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -109,3 +114,155 @@ def test_envite_marks_the_card_winning_the_trick(
             assert best == envite.DECK.format(cards[pos])
             marked += 1
     assert marked >= 3
+
+
+@pytest.mark.parametrize("game", ["envite", "trionfetti"])
+def test_prompt_range_counts_what_is_shown(
+    game: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Messages wait behind 'm': the prompt's range ends at the last choice on screen."""
+    argv = ["play", game, "--seed", "3", "--vs", "random", "--pause", "never"]
+    _, out, _ = run_cli(argv, capsys, monkeypatch, "1\n" * 30 + "q\n")
+    checked = 0
+    for block in re.split(r"^Your choices:$", out, flags=re.M)[1:]:
+        shown = [int(n) for n in re.findall(r"^\s+(\d+)\) ", block.split("Your ")[0], re.M)]
+        top = re.search(r"Your (?:move|choice) \[1(?:-(\d+))?,", block)
+        assert top and shown
+        assert int(top.group(1) or 1) == max(shown), block
+        checked += 1
+    assert checked >= 5
+
+
+# -- under a pseudo-terminal --------------------------------------------------------------
+
+ESC = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def in_pty(
+    argv: list[str],
+    steps: list[tuple[bytes, bytes]],
+    cols: int = 80,
+    env: dict[str, str] | None = None,
+    timeout: float = 20.0,
+    keys_mode: bool = False,
+) -> bytes:
+    """``mazo ARGV`` on a pseudo-terminal ``cols`` wide: for each step, wait until its
+    text appears (after the previous step's) and type its keys.  Returns all output;
+    a step that never comes leaves the rest untyped (the assertions then fail).
+    ``keys_mode``: also wait until the program has turned line buffering off (a key
+    typed before that would sit in the terminal's line buffer)."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, cols, 0, 0))
+    child_env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS")}
+    child_env.update({"TERM": "xterm-256color", **(env or {})})
+    code = "import sys; from mazo.cli.main import main; sys.exit(main())"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, *argv],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=child_env,
+        start_new_session=True,
+    )
+    os.close(slave)
+    out = b""
+    mark = 0
+
+    def read(until: bytes | None) -> bool:
+        nonlocal out
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if until is not None and until in out[mark:]:
+                return True
+            ready, _, _ = select.select([master], [], [], 0.2)
+            if ready:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:  # the child closed the terminal
+                    return until is None
+                if not chunk:
+                    return until is None
+                out += chunk
+        return False
+
+    try:
+        for wait, keys in steps:
+            if not read(wait):
+                break
+            mark = out.index(wait, mark) + len(wait)
+            deadline = time.monotonic() + timeout
+            while keys_mode and termios.tcgetattr(master)[3] & termios.ICANON:
+                if time.monotonic() > deadline:
+                    break
+                time.sleep(0.02)
+            os.write(master, keys)
+        read(None)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=10)
+        os.close(master)
+    return out
+
+
+def _plain(raw: bytes) -> str:
+    return ESC.sub(b"", raw).decode("utf-8", "replace").replace("\r", "")
+
+
+PLAY = ["play", "briscola", "-n", "2", "--seed", "7", "--vs", "random"]
+TURN = b"Your move ["
+
+
+def test_arrow_keys_edit_the_line_and_recall_history() -> None:
+    """readline at the prompt: left/right move in the line, up recalls the last one."""
+    raw = in_pty(
+        PLAY,
+        [
+            (TURN, b"s\r"),  # show the table
+            (TURN, b"\x1b[A\r"),  # up: 's' again
+            (TURN, b"q\x1b[D\x1b[C\r"),  # q, left, right: still 'q'
+        ],
+    )
+    text = _plain(raw)
+    assert "^[[" not in text and "Not understood" not in text
+    assert text.count("Your hand — your choices:") == 3
+    assert "You left the match." in text
+
+
+def test_lines_wrap_between_words_at_the_terminal_width() -> None:
+    raw = in_pty(PLAY, [(TURN, b"1\r"), (TURN, b"q\r")], cols=50)
+    lines = _plain(raw).split("\n")
+    assert max(len(line) for line in lines) <= 50
+    # The trump line is longer than 50: it is on two lines, broken between words.
+    assert any(re.match(r"Trump: \w+ — indicator", line) for line in lines)
+    assert "You left the match." in _plain(raw)
+
+
+def test_suits_in_colour_on_a_terminal_unless_no_color() -> None:
+    # A card code right after a foreground colour (31 red ... 34 blue), bold or not.
+    card = re.compile(rb"\x1b\[(?:[0-9;]*;)?3[1-4]m[1-7JQK][OCEB]\b")
+    coloured = in_pty(PLAY, [(TURN, b"q\r")])
+    assert card.search(coloured)
+    plain = in_pty(PLAY, [(TURN, b"q\r")], env={"NO_COLOR": "1"})
+    assert b"You left the match." in plain and not card.search(plain)
+
+
+def test_replay_steps_on_a_single_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    saved = tmp_path / "match.json"
+    run_cli([*PLAY, "--save", str(saved)], capsys, monkeypatch, "1\n" * 6 + "q\n")
+    argv = ["replay", str(saved), "--seat", "0", "--brief"]
+    raw = in_pty(
+        argv,
+        [(b"-- action 1 of", b"n"), (b"-- action 2 of", b" "), (b"-- action 3 of", b"q")],
+        keys_mode=True,
+    )
+    text = _plain(raw)
+    assert "-- action 2 of" in text and "-- action 3 of" in text and "\nn" not in text
+    assert "-- action 4 of" not in text and "Replay stopped." in text

@@ -7,8 +7,12 @@ decided here and nowhere else; :mod:`mazo.render` produces plain strings.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import re
+import shutil
 import sys
+import textwrap
 from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
@@ -23,6 +27,7 @@ __all__ = [
     "game_class",
     "game_from_args",
     "isatty",
+    "line_editing",
     "options_help",
     "parse_option_values",
     "raw_formatter",
@@ -39,23 +44,35 @@ class CliError(Exception):
         self.code = code
 
 
+_SUIT_STYLES = {"O": "yellow", "C": "red", "E": "blue", "B": "green"}
+_SUIT_SYMBOLS = {"♦": "O", "♥": "C", "♠": "E", "♣": "B"}
+# A card code or symbol as the renderers print it: 7O, KB, 10C (Trionfetti), 7♦.
+_CARD = re.compile(r"(?<![\w])(?:10|[1-9AJQK])([OCEB♦♥♠♣])(?![\w])")
+
+
 class Output:
     """Writes lines to stdout (errors to stderr), with rich styles when rich is installed.
 
     Text is never parsed as rich markup, so card lists and brackets print as they are.
     rich turns colour off by itself when stdout is not a terminal or ``NO_COLOR`` is set.
+    On a terminal, lines wrap at its width between words (rich, or :mod:`textwrap`
+    without it); piped output keeps one line per line.  ``suits=True`` colours card codes
+    by suit (coins yellow, cups red, swords blue, batons green), where colour is on.
     """
 
-    def __init__(self, color: bool = True) -> None:
+    def __init__(self, color: bool = True, suits: bool = False) -> None:
         self._console: Any = None
         self._errors: Any = None
+        self._wrap = isatty(sys.stdout)
+        self._suits = suits
         if color:
             try:
                 from rich.console import Console
             except ImportError:  # the cli extra is not installed: plain text
                 pass
             else:
-                self._console = Console(highlight=False, soft_wrap=True)
+                # soft_wrap off: rich breaks long lines between words at the width.
+                self._console = Console(highlight=False, soft_wrap=not self._wrap)
                 self._errors = Console(highlight=False, soft_wrap=True, stderr=True)
 
     @property
@@ -64,9 +81,23 @@ class Output:
 
     def line(self, text: str = "", style: str | None = None) -> None:
         if self._console is not None:
-            self._console.print(text, style=style, markup=False, emoji=False)
+            if self._suits and self._console.color_system is not None:
+                self._console.print(self._coloured(text, style), emoji=False)
+            else:
+                self._console.print(text, style=style, markup=False, emoji=False)
+        elif self._wrap:
+            _write(sys.stdout, _fill(text) + "\n")
         else:
             _write(sys.stdout, text + "\n")
+
+    def _coloured(self, text: str, style: str | None) -> Any:
+        from rich.text import Text
+
+        out = Text(text, style=style or "")
+        for match in _CARD.finditer(text):
+            suit = _SUIT_SYMBOLS.get(match.group(1), match.group(1))
+            out.stylize(_SUIT_STYLES[suit], match.start(), match.end())
+        return out
 
     def error(self, text: str) -> None:
         if self._errors is not None:
@@ -77,6 +108,32 @@ class Output:
     def renderable(self, obj: Any) -> None:
         """Print a rich object (a table...); only call when :attr:`rich` is true."""
         self._console.print(obj)
+
+
+def _fill(text: str) -> str:
+    """``text`` wrapped to the terminal's width between words, continuation lines
+    indented like the first."""
+    width = shutil.get_terminal_size().columns
+    lines = []
+    for line in text.split("\n"):
+        indent = line[: len(line) - len(line.lstrip())]
+        wrapped = textwrap.wrap(
+            line,
+            width,
+            subsequent_indent=indent + "  ",
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+        lines.extend(wrapped or [""])
+    return "\n".join(lines)
+
+
+def line_editing() -> None:
+    """Arrow keys, history and the usual editing keys at :func:`input` prompts on a
+    terminal: importing :mod:`readline` is what turns them on, where Python has it."""
+    if isatty(sys.stdin) and isatty(sys.stdout):
+        with contextlib.suppress(ImportError):  # Windows without a readline port
+            import readline  # noqa: F401
 
 
 def _write(stream: TextIO, text: str) -> None:

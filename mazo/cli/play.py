@@ -27,6 +27,7 @@ from .common import (
     events_for,
     game_from_args,
     isatty,
+    line_editing,
     options_help,
     raw_formatter,
 )
@@ -149,7 +150,8 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play one match; 0 when it ends or the player leaves, 2 on bad arguments."""
-    out = Output()
+    out = Output(suits=True)
+    line_editing()
     try:
         if args.list_options:
             out.line(options_help(args.game))
@@ -462,7 +464,11 @@ class Session:
         legal = self.choices(obs)
         allowed = list(obs.get("legal_actions") or [])
         offset = 1 if pause else 0
-        count = len(legal) + offset
+        # The range counts what is on screen: messages behind 'm' keep their numbers
+        # (after the others) but are not announced.
+        hidden = self.text.messages_behind_m
+        shown = [a for a in legal if not (hidden and self.text.is_message(a))]
+        count = len(shown) + offset
         numbers = "1" if count == 1 else f"1-{count}"
         if pause:
             prompt = f"Call or continue [{numbers}, Enter continue, ? help, q quit]: "

@@ -9,6 +9,7 @@ a spectator, who sees no hand.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Mapping
 from typing import Any
@@ -28,7 +29,7 @@ from mazo.render import (
     render_observation,
 )
 
-from .common import Output, events_for, isatty, raw_formatter, seat_or_spectator
+from .common import Output, events_for, isatty, line_editing, raw_formatter, seat_or_spectator
 
 __all__ = ["add_parser", "run"]
 
@@ -38,7 +39,7 @@ EPILOG = """\
 examples:
   mazo replay match.json                  everything a spectator saw
   mazo replay match.json --seat 0         seat 0's view: its hand at every step
-  mazo replay match.json --seat 1 --step  one action at a time (Enter next, q quit)
+  mazo replay match.json --seat 1 --step  one action at a time (any key next, q quit)
   mazo replay match.json --all --brief    the whole log, no table between actions
   mazo replay envite.json --seat 1        Envite: seat 1's hand and its team's messages
   mazo replay trionfetti.json --seat 0    Trionfetti: the ranking, the vega, what partners shared
@@ -71,7 +72,9 @@ def add_parser(subparsers: Any) -> None:
     )
     mode = p.add_mutually_exclusive_group()
     mode.add_argument(
-        "--step", action="store_true", help="wait for Enter after each action (q quits)"
+        "--step",
+        action="store_true",
+        help="wait for a key after each action (Enter when not a terminal; q quits)",
     )
     mode.add_argument("--all", action="store_true", help="print every step without waiting")
     p.add_argument(
@@ -91,9 +94,14 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Replay a record; 0 when done (or quit), 2 for a bad file or seat."""
-    out = Output()
+    out = Output(suits=True)
+    line_editing()
     try:
-        record = load_record(args.file)
+        record = load_record(args.file)  # its errors name the file
+    except MazoError as err:
+        out.error(f"mazo replay: error: {err}")
+        return 2
+    try:
         if not isinstance(record.get("actions"), list):
             raise ValueError("not a mazo record: 'actions' must be a list of {seat, action}")
         final = mazo.replay(record)
@@ -131,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
     if changed:
         out.line("Options: " + ", ".join(f"{k}={v!r}" for k, v in changed.items()))
     if interactive:
-        out.line("Enter: next action · q: quit")
+        out.line("Any key: next action · q: quit")
     player = _Replayer(out, view, seat, brief=args.brief)
     player.show(state, 0, len(actions))
     for i, step in enumerate(actions, 1):
@@ -195,9 +203,34 @@ def _seat_names(record: Mapping[str, Any], n: int) -> list[str]:
 
 
 def _wait() -> bool:
-    """Wait for Enter; False on q or end of input."""
+    """Wait for the next step: one key on a terminal (Enter on a pipe); False on q (or
+    Ctrl-C, Ctrl-D, end of input)."""
+    key = _read_key() if isatty(sys.stdin) else None
+    if key is not None:
+        return key.lower() not in ("q", "\x03", "\x04", "")
     try:
         answer = input("")
     except (EOFError, KeyboardInterrupt):
         return False
     return answer.strip().lower() not in ("q", "quit", "exit")
+
+
+def _read_key() -> str | None:
+    """One key from the terminal without waiting for Enter and without echo; None where
+    the terminal cannot be put in that mode (Windows: no termios)."""
+    try:
+        import termios
+        import tty
+    except ImportError:
+        return None
+    fd = sys.stdin.fileno()
+    try:
+        saved = termios.tcgetattr(fd)
+    except termios.error:
+        return None
+    try:
+        tty.setcbreak(fd)
+        data = os.read(fd, 16)  # an arrow key is several bytes: one step all the same
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+    return data.decode("utf-8", "replace")[:1]
