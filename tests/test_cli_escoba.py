@@ -243,7 +243,8 @@ def test_whole_match_answering_1(
         assert f"cards ({d['card_counts'][0]}-{d['card_counts'][1]})" in rows["cards"]
         assert f"oros ({d['oros_counts'][0]}-{d['oros_counts'][1]})" in rows["oros"]
         assert rows["siete"].startswith("  siete de velo (7O)")
-        assert rows["prime"].split()[-2:] == [str(v) for v in d["prime"]]
+        assert rows["setenta"].split()[-2:] == [str(v) for v in d["prime"]]
+        assert "prime" not in block  # Escoba's sevens point is the setenta
         assert rows["total"].split()[-2:] == [str(v) for v in d["total"]]
     name = "You win" if winner == 0 else "Seat 1 (heuristic) wins"
     scores = f"You {final.scores[0]} · Seat 1 (heuristic) {final.scores[1]}"

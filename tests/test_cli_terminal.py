@@ -266,3 +266,55 @@ def test_replay_steps_on_a_single_key(
     text = _plain(raw)
     assert "-- action 2 of" in text and "-- action 3 of" in text and "\nn" not in text
     assert "-- action 4 of" not in text and "Replay stopped." in text
+
+
+# -- errors ----------------------------------------------------------------------------
+
+
+def test_an_unknown_bot_option_is_named(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for argv in (
+        ["play", "briscola", "--vs", "random,ismcts:foo=1,random"],
+        ["sim", "briscola", "--bots", "random,ismcts:foo=1", "--games", "1"],
+    ):
+        code, _, err = run_cli(argv, capsys, monkeypatch, "q\n")
+        assert code == 2 and "has no option foo; options are: iterations" in err, err
+
+
+def test_sim_lists_bots_without_a_game(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, _ = run_cli(["sim", "--list-bots"], capsys, monkeypatch)
+    assert code == 0 and re.search(r"^random\s", out, re.M)
+    code, _, err = run_cli(["sim"], capsys, monkeypatch)
+    assert code == 2 and "GAME is required" in err
+
+
+def test_an_unknown_flag_prints_the_subcommands_usage(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, _, err = run_cli(["play", "briscola", "--bogus"], capsys, monkeypatch)
+    assert code == 2
+    assert err.startswith("usage: mazo play ") and "--seat" in err
+    assert "mazo play: error: unrecognized arguments: --bogus" in err
+
+
+def test_a_misspelt_game_gets_a_suggestion(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, _, err = run_cli(["play", "brscola"], capsys, monkeypatch)
+    assert code == 2 and "did you mean briscola?" in err
+    _, _, err = run_cli(["play", "chess"], capsys, monkeypatch)
+    assert "did you mean" not in err
+
+
+def test_bench_takes_n_for_players(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    argv = ["bench", "briscola", "-n", "2", "--seconds", "0.05", "--json"]
+    code, out, _ = run_cli(argv, capsys, monkeypatch)
+    assert code == 0
+    assert {r["players"] for r in json.loads(out)["results"]} == {2}

@@ -72,6 +72,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("game", nargs="?", metavar="GAME", help="one game (default: every game)")
     p.add_argument(
         "--players",
+        "-n",
         "-p",
         type=int,
         action="append",

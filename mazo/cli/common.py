@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import json
 import re
 import shutil
@@ -145,7 +146,9 @@ def game_class(name: str) -> type[Game]:
     """The registered class of a game, or a :class:`CliError` listing the games."""
     cls = GAMES.get(name.strip().lower()) if isinstance(name, str) else None
     if cls is None:
-        raise CliError(f"unknown game {name!r}; games are: {', '.join(list_games())}")
+        close = difflib.get_close_matches(str(name).strip().lower(), list_games(), n=1)
+        hint = f"did you mean {close[0]}? " if close else ""
+        raise CliError(f"unknown game {name!r}; {hint}games are: {', '.join(list_games())}")
     return cls
 
 

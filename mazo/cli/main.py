@@ -60,6 +60,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
         module.add_parser(subparsers)
         for name in set(subparsers.choices) - before:
             commands[name] = module
+            # An unknown flag is reported with this subcommand's usage, not mazo's.
+            subparsers.choices[name].set_defaults(usage_parser=subparsers.choices[name])
     if sim is None and sim_problem is not None:
         unavailable = subparsers.add_parser("sim", help="bot-against-bot simulations (unavailable)")
         unavailable.set_defaults(unavailable=sim_problem)
@@ -83,7 +85,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``mazo`` with ``argv`` (default: the command line); return the exit code."""
     parser, commands = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extras = parser.parse_known_args(argv)
+        if extras:
+            where = getattr(args, "usage_parser", None) or parser
+            where.error(f"unrecognized arguments: {' '.join(extras)}")
     except SystemExit as stop:  # --help, --version and usage errors
         return stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 2
     command = getattr(args, "command", None)

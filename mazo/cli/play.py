@@ -713,30 +713,58 @@ class _BotFailure(Exception):
     pass
 
 
-def _make_bot(name: str, game: Game, seed: int, notes: list[str]) -> tuple[Any, str]:
-    """A bot by name; the default heuristic falls back to random if it is not there
-    (saying so in ``notes``)."""
+def _make_bot(spec: str, game: Game, seed: int, notes: list[str]) -> tuple[Any, str]:
+    """A bot by name (with ``:key=value`` options, as ``mazo sim --bots`` takes them); the
+    default heuristic falls back to random if it is not there (saying so in ``notes``)."""
     from mazo import make_bot
 
+    name, options = _bot_spec(spec)
     try:
-        return make_bot(name, game, seed=seed), name.strip().lower()
+        return make_bot(name, game, seed=seed, **options), spec.strip().lower()
     except ImportError as err:
         problem = f"is not available ({err})"
     except RulesError as err:
         known = _bot_names()
-        if known and name.strip().lower() not in known:
-            raise CliError(f"unknown bot {name!r}; bots are: {', '.join(known)}") from None
+        if known and name not in known:
+            raise CliError(f"unknown bot {spec!r}; bots are: {', '.join(known)}") from None
+        if options:  # e.g. "bot 'ismcts' has no option foo; options are: ..."
+            raise CliError(str(err)) from None
         problem = f"cannot play this game ({err})"
     except NotImplementedError as err:
         problem = f"cannot play this game ({err or 'not implemented'})"
-    if name.strip().lower() != DEFAULT_BOT:
-        raise CliError(f"bot {name!r} {problem}")
+    if name != DEFAULT_BOT:
+        raise CliError(f"bot {spec!r} {problem}")
     try:
         bot = make_bot(FALLBACK_BOT, game, seed=seed)
     except (ImportError, RulesError, NotImplementedError) as err:
         raise CliError(f"no bot can play {game.name}: {err}") from None
     notes.append(f"Note: the {name} bot {problem}; playing against {FALLBACK_BOT} instead.")
     return bot, FALLBACK_BOT
+
+
+def _bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``ismcts:iterations=50`` -> ``("ismcts", {"iterations": 50})``; anything else (a
+    plugin's ``package.module:factory``) is a name of its own.
+
+    >>> _bot_spec("ISMCTS:iterations=50:exploration=0.5")
+    ('ismcts', {'iterations': 50, 'exploration': 0.5})
+    """
+    from mazo.bots import parse_option_value
+
+    head, *items = spec.strip().split(":")
+    name = head.strip().lower()
+    if not items or name not in _bot_names():
+        return spec.strip() if items else name, {}
+    options: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise CliError(
+                f"--vs {spec!r}: options go after the bot's name as :key=value, "
+                "e.g. ismcts:iterations=50"
+            )
+        options[key.strip().replace("-", "_")] = parse_option_value(value.strip())
+    return name, options
 
 
 def _bot_names() -> list[str]:

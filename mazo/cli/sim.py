@@ -78,7 +78,7 @@ def add_parser(subparsers: Any) -> None:
         epilog=EPILOG,
         formatter_class=raw_formatter,
     )
-    p.add_argument("game", metavar="GAME", help="the game to simulate, e.g. briscola")
+    p.add_argument("game", nargs="?", metavar="GAME", help="the game to simulate, e.g. briscola")
     p.add_argument(
         "--games",
         "-g",
@@ -174,6 +174,8 @@ def run(args: argparse.Namespace) -> int:
             for name in list_bots():
                 out.line(f"{name:<12} {BOTS[name].help}")
             return 0
+        if args.game is None:  # optional only for --list-bots
+            raise CliError(f"GAME is required, e.g. mazo sim briscola; games: {_games()}")
         if args.list_options:
             out.line(options_help(args.game))
             return 0
@@ -299,3 +301,9 @@ def _print_table(out: Output, result: SimResult, save: str | None) -> None:
             )
     if save:
         out.line(f"records saved in {save}/match-NNNN.json")
+
+
+def _games() -> str:
+    from mazo.games import list_games
+
+    return ", ".join(list_games())

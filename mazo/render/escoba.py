@@ -149,7 +149,8 @@ def _render_escoba_hand_end(event: JSON, view: View) -> str:
         ("cards" + counts("card_counts"), list(detail.get("cards") or [0] * sides)),
         ("oros" + counts("oros_counts"), list(detail.get("oros") or [0] * sides)),
         ("siete de velo (7O)", list(detail.get("velo") or [0] * sides)),
-        ("prime" + prime_note, list(detail.get("prime") or [0] * sides)),
+        # The point is the setenta in Spanish ("prime" is Italian Scopa's primiera).
+        ("setenta" + prime_note, list(detail.get("prime") or [0] * sides)),
     ]
     for key, label in (("bonus_all_sevens", "all four sevens"), ("bonus_all_oros", "all oros")):
         values = list(detail.get(key) or [])
