@@ -195,7 +195,7 @@ def test_equity_reward_counts_stones_by_what_they_do_for_the_match() -> None:
     bot = mazo.make_bot("ismcts", game, seed=1, iterations=20, reward="equity")
     state = game.new_match(seed=4)
     assert bot.choose(state.observation(state.to_act)) in state.legal_actions()
-    with pytest.raises(mazo.RulesError, match="envite only"):
+    with pytest.raises(mazo.RulesError, match="equity, which escoba does not have"):
         mazo.make_bot("ismcts", mazo.load_game("escoba", players=2), seed=1, reward="equity")
 
 
@@ -360,7 +360,7 @@ def test_inferred_samples_agree_with_the_bets_the_others_made() -> None:
     assert checked >= 5 and rejected > 0
     with pytest.raises(mazo.RulesError, match="'none', 'bets' or 'all'"):
         mazo.make_bot("ismcts", game, seed=1, infer="every")
-    with pytest.raises(mazo.RulesError, match="in envite only"):
+    with pytest.raises(mazo.RulesError, match="replay their deal from its pack; briscola's"):
         mazo.make_bot("ismcts", mazo.load_game("briscola", players=4), seed=1, infer="bets")
 
 
@@ -471,5 +471,5 @@ def test_signing_search_signs_first_and_samples_the_partners_signed_trumps() -> 
     assert any("KO" in sample(rng).observation(3)["hand"] for _ in range(20))
     with pytest.raises(mazo.RulesError, match="true or false"):
         mazo.make_bot("ismcts", game, seed=1, signals="yes")
-    with pytest.raises(mazo.RulesError, match="in envite only"):
+    with pytest.raises(mazo.RulesError, match="signs to its partners; briscola's does not"):
         mazo.make_bot("ismcts", mazo.load_game("briscola", players=4), seed=1, signals=True)

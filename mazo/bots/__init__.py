@@ -28,10 +28,11 @@ import importlib
 import os
 import secrets
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
+from mazo.bots.base import Bot, Observation, check_bot_options, legal_ids
 from mazo.core.errors import RulesError
 from mazo.core.game import Game
 
@@ -39,31 +40,17 @@ __all__ = [
     "BOTS",
     "Bot",
     "BotSpec",
+    "Observation",
     "PluginBotError",
     "bot_key",
+    "check_bot_options",
     "is_plugin",
+    "legal_ids",
     "list_bots",
     "make_bot",
     "parse_option_value",
     "resolve_seed",
 ]
-
-Observation = Mapping[str, Any]
-
-
-@runtime_checkable
-class Bot(Protocol):
-    """What every bot offers: a name and a choice from an observation."""
-
-    @property
-    def name(self) -> str:
-        """The registry name (``random``, ``heuristic``...)."""
-        ...
-
-    def choose(self, observation: Observation) -> int:
-        """An action id among ``observation["legal_actions"]`` (parsed by the game)."""
-        ...
-
 
 BotFactory = Callable[..., Bot]
 
@@ -261,24 +248,6 @@ def make_bot(name: str, game: Game, seed: int | None = None, **options: Any) -> 
     return spec.factory(game, resolve_seed(seed), **options)
 
 
-def check_bot_options(
-    bot: str, given: Mapping[str, Any], allowed: Mapping[str, tuple[Any, ...]]
-) -> dict[str, Any]:
-    """Validate bot options against ``{name: allowed values (first is the default)}``."""
-    unknown = sorted(set(given) - set(allowed))
-    if unknown:
-        names = ", ".join(allowed) if allowed else "none"
-        raise RulesError(f"bot {bot!r} has no option {', '.join(unknown)}; options are: {names}")
-    out: dict[str, Any] = {}
-    for key, values in allowed.items():
-        value = given.get(key, values[0])
-        if not any(type(value) is type(v) and value == v for v in values):
-            shown = ", ".join(repr(v) for v in values)
-            raise RulesError(f"bot option {key}={value!r} is not allowed; allowed: {shown}")
-        out[key] = value
-    return out
-
-
 def parse_option_value(text: str) -> Any:
     """A bot option typed on a command line: ``true``/``yes``/``on`` and ``false``/``no``/
     ``off`` are booleans, ``12`` an int, ``0.5`` a float, anything else stays text.
@@ -298,20 +267,3 @@ def parse_option_value(text: str) -> Any:
         except ValueError:
             pass
     return text
-
-
-def legal_ids(game: Game, observation: Observation) -> list[int]:
-    """The observation's legal actions as ids; a bot asked to act with none is a bug."""
-    try:
-        legal = observation["legal_actions"]
-    except (KeyError, TypeError):
-        raise RulesError("a bot needs an observation dict with 'legal_actions'") from None
-    obs_game = observation.get("game")
-    if obs_game is not None and obs_game != game.name:
-        raise RulesError(f"this bot plays {game.name}, not {obs_game}")
-    if not legal:
-        raise RulesError(
-            f"seat {observation.get('seat')!r} has no legal action in this observation "
-            f"(to_act is {observation.get('to_act')!r})"
-        )
-    return [game.string_to_action(a) for a in legal]

@@ -96,7 +96,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from mazo.bots import Bot, Observation, legal_ids
+from mazo.bots.base import Bot, Observation, legal_ids
+from mazo.bots.heuristic import hook, make_heuristic
+from mazo.bots.rewards import outcome_reward
 from mazo.core.errors import MazoError, RulesError
 from mazo.core.game import Game, State
 from mazo.core.rng import Rng
@@ -104,16 +106,6 @@ from mazo.core.rng import Rng
 __all__ = ["ISMCTSBot", "outcome_reward", "parse_ismcts_options", "points_per_game"]
 
 MAX_ROLLOUT = 2_000  # actions; a deal is far shorter, this only guards against a loop
-
-# Games whose card plays are the ids below the pack size and whose other moves (bets,
-# vega, the trump exchange) a uniform rollout should not make; Escoba's moves are all
-# plays (a capture is a card play too).
-_CARD_GAMES = frozenset({"briscola", "envite", "trionfetti"})
-# Games whose samples' records replay their deal from its pack (``infer``).
-_INFER_GAMES = frozenset({"envite"})
-# Games whose heuristic signs to its partners and can take their signs as cards held
-# (``signals``: ``heuristic.trusted(observation)``).
-_SIGNAL_GAMES = frozenset({"envite"})
 
 OPTIONS = (
     "iterations",
@@ -129,23 +121,6 @@ OPTIONS = (
     "infer",
     "signals",
 )
-
-
-def outcome_reward(scores: list[int], games: list[int], state: State, side: int) -> float:
-    """How ``side`` did from (``scores``, ``games``) to ``state``: 1 if it gained most,
-    0.5 if it shared the most, else 0.  A game or chico gained counts before any score
-    (Envite's stones and Trionfetti's points go back to 0 with it); the match's winner
-    counts before both."""
-    if state.match_over:
-        winner = state.winner
-        return 0.5 if winner is None else 1.0 if winner == side else 0.0
-    gained = [b - a for a, b in zip(games, state.games, strict=True)]
-    if not any(gained):
-        gained = [b - a for a, b in zip(scores, state.scores, strict=True)]
-    best = max(gained)
-    if gained[side] < best:
-        return 0.0
-    return 1.0 if gained.count(best) == 1 else 0.5
 
 
 def _rewards(
@@ -172,35 +147,24 @@ def _rewards(
 
 def points_per_game(game: Game) -> int:
     """The score that wins a game (or the match, where there is no game level): the unit
-    of the ``points`` reward."""
-    options = game.options
-    if game.name == "envite":
-        return 12  # stones to a chico
-    if game.name == "escoba":
-        return int(options["target_score"])
-    if game.name == "trionfetti":
-        return int(options["points_to_win_game"])
-    if game.name == "briscola":
-        return int(options["match_wins_target"])
-    raise RulesError(f"no points scale for {game.name}; use reward=outcome")
+    of the ``points`` reward (``game.info.score_target``)."""
+    unit = game.info.score_target
+    if unit < 1:
+        raise RulesError(f"no points scale for {game.name}; use reward=outcome")
+    return unit
 
 
 def match_equity_of(game: Game) -> Callable[[State], float]:
-    """``state -> side 0's chance of winning the match`` for the ``equity`` reward (Envite:
-    :func:`mazo.bots.heuristic.envite.match_equity`, the heuristic's chico odds)."""
-    if game.name != "envite":
-        raise RulesError(f"ismcts reward=equity is known in envite only, not in {game.name}")
-    from mazo.bots.heuristic.envite import match_equity
-
-    target = int(game.options["chicos_to_win"])
-    capping = str(game.options.get("capping", "minus_one"))
-
-    def equity(state: State) -> float:
-        if state.match_over:
-            winner = state.winner
-            return 0.5 if winner is None else 1.0 if winner == 0 else 0.0
-        return match_equity(state.scores, state.games, target, capping)
-
+    """``state -> side 0's chance of winning the match`` for the ``equity`` reward: the
+    ``match_equity_of`` hook of the game's heuristic file (Envite: the heuristic's chico
+    odds)."""
+    make = hook(game, "match_equity_of")
+    if make is None:
+        raise RulesError(
+            f"ismcts reward=equity needs the game's match equity, which {game.name} "
+            "does not have; use reward=outcome or points"
+        )
+    equity: Callable[[State], float] = make(game)
     return equity
 
 
@@ -344,33 +308,34 @@ class ISMCTSBot:
         if self.reward_name == "equity":
             self.equity = match_equity_of(game)
         self.guide_bot: Bot | None = None
-        self.bets_by_heuristic = opts["bets"] == "heuristic" and game.name in _CARD_GAMES
+        info = game.info
+        # Below this id moves are card plays; 0 where every move is one (Escoba).
+        cards_below = info.card_actions if info.card_actions < info.num_actions else 0
+        self.bets_by_heuristic = opts["bets"] == "heuristic" and cards_below > 0
         self.signals: bool = opts["signals"]
-        if self.signals and game.name not in _SIGNAL_GAMES:
+        if self.signals and not info.signals:
             raise RulesError(
-                f"ismcts signals are read in {', '.join(sorted(_SIGNAL_GAMES))} only, "
-                f"not in {game.name}"
+                f"ismcts signals are read where the game's heuristic signs to its partners; "
+                f"{game.name}'s does not"
             )
         # The heuristic with partner signs on: it signs, and reads the partners' signs.
         signing = {"signals": True} if self.signals else {}
         if self.guide or self.bets_by_heuristic or self.signals:
-            from mazo.bots import make_bot
-
-            self.guide_bot = make_bot("heuristic", game, seed=seed, **signing)
+            self.guide_bot = make_heuristic(game, seed, **signing)
         self.rollout_name: str = opts["rollout"]
         self.random = random.Random(seed)
         self.talk = game.info.message_actions
         self.side_of = game.info.side_of
         self.sides = game.info.sides
-        self.cards_below = game.info.deck.size if game.name in _CARD_GAMES else 0
+        self.cards_below = cards_below
         self.policies: list[Bot] | None = None
         self.signing_policies: list[Bot] | None = None
         self.signing_readers: list[Bot] | None = None
         self.playout = None
         if self.rollout_name == "greedy":
-            from mazo.bots.playout import PLAYOUTS
+            from mazo.bots.playout import playout_for
 
-            self.playout = PLAYOUTS.get(game.name)
+            self.playout = playout_for(game)
         if self.rollout_name == "heuristic":
             self.policies = self._heuristics()
             if self.signals:
@@ -381,10 +346,10 @@ class ISMCTSBot:
         # Below this id the others' moves are not read: cards (infer=bets) or none (all).
         self.read_from = 0 if opts["infer"] == "all" else game.info.deck.size
         if opts["infer"] != "none":
-            if game.name not in _INFER_GAMES:
+            if not info.replays_from_pack:
                 raise RulesError(
-                    f"ismcts infer reads the play in {', '.join(sorted(_INFER_GAMES))} only "
-                    f"(its samples replay from their pack), not in {game.name}"
+                    f"ismcts infer reads the play where samples replay their deal from its "
+                    f"pack; {game.name}'s do not"
                 )
             if self.signals:
                 # Partners who sign are modelled by the signing heuristic.
@@ -472,11 +437,9 @@ class ISMCTSBot:
 
     def _heuristics(self, **options: Any) -> list[Bot]:
         """One game heuristic per seat, each seeded from the bot's stream in turn."""
-        from mazo.bots import make_bot
-
         game = self.game
         return [
-            make_bot("heuristic", game, seed=self.random.getrandbits(64), **options)
+            make_heuristic(game, self.random.getrandbits(64), **options)
             for _ in range(game.players)
         ]
 

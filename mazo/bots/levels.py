@@ -38,7 +38,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from mazo.bots import Bot, Observation, legal_ids, make_bot
+from mazo.bots.base import Bot, Observation, legal_ids
+from mazo.bots.heuristic import make_heuristic, module_for
 from mazo.core.errors import RulesError
 from mazo.core.game import Game
 from mazo.core.rng import derive_seed
@@ -54,31 +55,16 @@ BUDGET_MS = {"hard": 200, "expert": 1000}
 # little), while a flat search whose playouts are the heuristic itself, keeping the
 # heuristic's move unless a rival beats it clearly, improves on the heuristic.
 _FLAT_HEURISTIC: dict[str, Any] = {"rollout": "heuristic", "depth": 1, "margin": 0.5, "guide": 0.02}
-# Envite's bets are the heuristic's, the reward is linear in stones and samples must fit
-# the others' bets: the flat search priced bets by the deal's outcome (it accepted raises
-# too often), and samples that deal the unseen cards uniformly ignore what a raise says
-# about the raiser's hand.  Two-worker tournaments at the hard level against normal, 50
-# matches each on the same deals (seed 12): 38% as before, 46% with bets=heuristic, 52%
-# with reward=points too, 56% with infer=bets too (54% with infer=all).
-_PRESETS: dict[str, dict[str, Any]] = {
-    "briscola": _FLAT_HEURISTIC,
-    "escoba": _FLAT_HEURISTIC,
-    # Session 6: the search levels also sign their best trump to their partners and deal
-    # each partner, in every sample, the trump its sign names.  Eight players, hard
-    # against normal, 40 matches on the same deals (seed 21): 16/40 without, 25/40 with
-    # (the heuristic alone signing: 104/200).
-    "envite": {
-        **_FLAT_HEURISTIC,
-        "reward": "points",
-        "bets": "heuristic",
-        "infer": "bets",
-        "signals": True,
-    },
-    # Trionfetti's vega, its answers and the rank order are the heuristic's, and a vega
-    # deal counts by its stake.  Hard against normal, one-game matches, same deals:
-    # 23/60 as before, 34/60 with both (seed 17); 8/20 and 12/20 with seed 16.
-    "trionfetti": {**_FLAT_HEURISTIC, "reward": "points", "bets": "heuristic"},
-}
+
+
+def search_preset(game: Game) -> dict[str, Any]:
+    """The search levels' settings for ``game``: the flat heuristic search, with the
+    ``SEARCH_PRESET`` of the game's heuristic file on top; none (a tree search over
+    random playouts) for a game without a heuristic."""
+    module = module_for(game)
+    if module is None:
+        return {}
+    return {**_FLAT_HEURISTIC, **getattr(module, "SEARCH_PRESET", {})}
 
 
 class EasyBot:
@@ -96,7 +82,7 @@ class EasyBot:
         self.game = game
         self.slip = float(slip)
         self.random = random.Random(derive_seed(seed, "slips"))
-        self.heuristic = make_bot("heuristic", game, seed=seed)  # slip 0: the heuristic
+        self.heuristic = make_heuristic(game, seed)  # slip 0: the heuristic
         self.talk = game.info.message_actions
 
     def choose(self, observation: Observation) -> int:
@@ -112,13 +98,13 @@ def make_level(level: str, game: Game, seed: int, **options: Any) -> Bot:
     if level == "easy":
         return EasyBot(game, seed, **options)
     if level == "normal":
-        normal = make_bot("heuristic", game, seed=seed, **options)
+        normal = make_heuristic(game, seed, **options)
         normal.name = "normal"  # type: ignore[misc]  # the heuristic, under its level's name
         return normal
     if level in BUDGET_MS:
         from mazo.bots.ismcts import ISMCTSBot
 
-        settings: dict[str, Any] = {"think_ms": BUDGET_MS[level], **_PRESETS.get(game.name, {})}
+        settings: dict[str, Any] = {"think_ms": BUDGET_MS[level], **search_preset(game)}
         settings.update(options)
         if "iterations" in options and "think_ms" not in options:
             settings["think_ms"] = 0  # a sample count asked for replaces the clock

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mazo.bots import Observation, check_bot_options, legal_ids
+from mazo.bots.base import Observation, check_bot_options, legal_ids
 from mazo.core.game import Game
 from mazo.core.rng import Rng
 

@@ -30,7 +30,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
-from mazo.core.cards import DeckSpec
+from mazo.bots.heuristic import hook
+from mazo.bots.rewards import outcome_reward
 from mazo.core.game import Game, MatchState, State
 from mazo.core.rng import Rng
 
@@ -38,7 +39,7 @@ __all__ = ["SolverBudgetExceeded", "Value", "best_action", "perfect_information"
 
 Value = tuple[float, int]
 """A deal's end for a side: ``(outcome, margin)``.  ``outcome`` is
-:func:`mazo.bots.ismcts.outcome_reward` (1 the side gained most, 0.5 shared, 0 not;
+:func:`mazo.bots.rewards.outcome_reward` (1 the side gained most, 0.5 shared, 0 not;
 a game or chico before the score, the match's winner before both); ``margin`` is what
 the side gained minus the best gain of any other side, in the same units (games or
 chicos if any were gained, else the score).  Tuples compare outcome first, so the
@@ -62,134 +63,19 @@ class SolverBudgetExceeded(Exception):
 # determinization is the same state.  Anything a checker cannot read gives False.
 
 
-def _places(needs: list[int], pool: int, ordered_rest: bool) -> bool:
-    """True if ``pool`` hidden cards, ``needs[s]`` of them into hand ``s`` and the rest
-    into the stock (one place per card if ``ordered_rest``, else one place), can be
-    placed in one way only."""
-    if any(n < 0 for n in needs):
-        return False  # an observation that contradicts itself is not trusted
-    rest = pool - sum(needs)
-    if rest < 0:
-        return False
-    places = sum(1 for n in needs if n) + (rest if ordered_rest else min(rest, 1))
-    return places <= 1
-
-
-def _mask(deck: DeckSpec, codes: Any) -> int:
-    out = 0
-    for code in codes:
-        out |= 1 << deck.parse(code)
-    return out
-
-
-def _briscola(game: Game, obs: Mapping[str, Any]) -> bool:
-    """Unseen cards go to hands (beyond the known cards) and to the stock below its
-    fixed cards (the face-up trump, the shown top card in scoperta)."""
-    deck = game.info.deck
-    seat = obs["seat"]
-    seen = _mask(deck, obs["removed"])
-    for trick in obs["tricks"]:
-        seen |= _mask(deck, trick["cards"])
-    seen |= _mask(deck, (t["card"] for t in obs["trick"]))
-    known = [0] * game.players
-    if seat is not None:
-        known[seat] = _mask(deck, obs["hand"])
-    for owner, cards in obs["known_cards"].items():
-        known[int(owner)] |= _mask(deck, cards)
-    for mask in known:
-        seen |= mask
-    if obs["stock_size"]:
-        seen |= 1 << deck.parse(obs["trump"])
-        if obs.get("stock_top"):
-            seen |= 1 << deck.parse(obs["stock_top"])
-    pool = (deck.full_mask & ~seen).bit_count()
-    needs = [size - known[s].bit_count() for s, size in enumerate(obs["hand_sizes"])]
-    return _places(needs, pool, ordered_rest=True)
-
-
-def _escoba(game: Game, obs: Mapping[str, Any]) -> bool:
-    """Unseen cards go to the other hands and to the (ordered) stock."""
-    deck = game.info.deck
-    seat = obs["seat"]
-    seen = _mask(deck, obs["table"])
-    for pile in obs["captured"]:
-        seen |= _mask(deck, pile)
-    own = _mask(deck, obs["hand"]) if seat is not None else 0
-    seen |= own
-    pool = (deck.full_mask & ~seen).bit_count()
-    sizes = obs["hand_sizes"]
-    needs = [sizes[s] - (own.bit_count() if s == seat else 0) for s in range(game.players)]
-    return _places(needs, pool, ordered_rest=True)
-
-
-def _envite(game: Game, obs: Mapping[str, Any]) -> bool:
-    """Each seat was dealt three cards: the ones it played or showed are known, the rest
-    come from the pool, and what is left of the pool is the undealt rest."""
-    deck = game.info.deck
-    seat = obs["seat"]
-    log = obs["deal_log"]
-    start = [0] * game.players
-    seen = 1 << deck.parse(log[0]["vira"])
-    for e in log:
-        if e["type"] == "play":
-            start[e["seat"]] |= 1 << deck.parse(e["card"])
-        elif e["type"] == "renuncio" and e["offence"] == "follow":
-            start[e["seat"]] |= 1 << deck.parse(e["action"])
-    if seat is not None:
-        start[seat] |= _mask(deck, obs["hand"])
-    for shown in obs["shown_hands"]:
-        start[shown["seat"]] |= _mask(deck, shown["cards"])
-    for mask in start:
-        seen |= mask
-    pool = (deck.full_mask & ~seen).bit_count()
-    return _places([3 - mask.bit_count() for mask in start], pool, ordered_rest=False)
-
-
-def _trionfetti(game: Game, obs: Mapping[str, Any]) -> bool:
-    """Known: the bottom card and the leftover when shown, the cards played this
-    smazzata, the seat's hand and what the partner showed of the current hand.  The pool
-    fills the other hands, then every pack position still open (ordered).
-
-    The known places are ``determinize``'s own (:func:`mazo.games.trionfetti.known_places`).
-    """
-    from mazo.games.trionfetti import known_places
-
-    deck = game.info.deck
-    ranking = obs["phase"] == "ranking"
-    used = 0
-    if obs["bottom_card"] is not None:
-        used |= 1 << deck.parse(obs["bottom_card"])
-    if obs["leftover"] is not None:
-        used |= _mask(deck, obs["leftover"])
-    hands, played, aside = known_places(obs)
-    known = used | aside
-    for s in range(4):
-        known |= hands[s] | played[s]
-    pool = (deck.full_mask & ~known).bit_count()
-    sizes = obs["hand_sizes"]
-    needs = [0] * 4 if ranking else [sizes[s] - hands[s].bit_count() for s in range(4)]
-    return _places(needs, pool, ordered_rest=True)
-
-
-_CHECKERS: dict[str, Callable[[Game, Mapping[str, Any]], bool]] = {
-    "briscola": _briscola,
-    "escoba": _escoba,
-    "envite": _envite,
-    "trionfetti": _trionfetti,
-}
-
-
 def perfect_information(game: Game, observation: Mapping[str, Any]) -> bool:
     """True only if exactly one state fits ``observation``: every card the seat has not
     seen must lie in one place (a single other hand, or a single stock position).
 
-    This is decided per game from the observation's JSON, following what that game's
-    ``determinize`` does with the unseen cards, so when it says True every
-    determinization is the same state (the search then needs no sampling).  What never
-    changes the game is not counted: partner talk that this seat did not see.  An
-    unknown game, or an observation from another game or player count, gives False.
+    This is decided per game from the observation's JSON by the hook
+    ``perfect_information`` of the game's heuristic file (:mod:`mazo.bots.heuristic`),
+    following what that game's ``determinize`` does with the unseen cards, so when it
+    says True every determinization is the same state (the search then needs no
+    sampling).  What never changes the game is not counted: partner talk that this seat
+    did not see.  A game without the hook, or an observation from another game or
+    player count, gives False.
     """
-    checker = _CHECKERS.get(game.name)
+    checker: Callable[[Game, Mapping[str, Any]], bool] | None = hook(game, "perfect_information")
     if checker is None:
         return False
     try:
@@ -248,7 +134,6 @@ def solve(state: State, side: int, *, max_nodes: int | None = None) -> tuple[int
     The action is None when the match is over (nothing to do).  More than ``max_nodes``
     positions raise :class:`SolverBudgetExceeded`.
     """
-    from mazo.bots.ismcts import outcome_reward  # here: ismcts imports this module
 
     game = state.game
     talk = game.info.message_actions

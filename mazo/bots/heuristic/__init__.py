@@ -1,39 +1,71 @@
 """Per-game heuristic bots: hand-written rules of thumb, no search.
 
-``make_bot("heuristic", game)`` dispatches here on the game's name; a game without a
-heuristic yet raises :class:`mazo.RulesError` saying so.
+The bots layer's file for a game is ``mazo/bots/heuristic/<name>.py``, ``<name>`` being
+the game's registry name (``mazo.games.GAMES``); it is found here by that name, so a new
+game adds its file and nothing else.  Its hooks (module attributes):
+
+``Heuristic`` (required)
+    The bot class: ``Heuristic(game, seed, **options)``.
+``SEARCH_PRESET`` (optional)
+    ISMCTS settings the search levels (hard, expert) use for the game, on top of their
+    budget and the flat heuristic search (:func:`mazo.bots.levels.search_preset`).
+``perfect_information(game, observation) -> bool`` (optional)
+    True only when a single state fits the observation (:mod:`mazo.bots.solver`);
+    without it the solver never runs.
+``playout(state, moves, noise) -> int`` (optional)
+    A fast rollout policy on a sampled state (ISMCTS ``rollout=greedy``); without it
+    greedy rollouts play plain random moves.
+``match_equity_of(game) -> (state -> float)`` (optional)
+    Side 0's chance to win the match from a state (ISMCTS ``reward=equity``).
+
+A game without a file raises :class:`mazo.RulesError` saying so.
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
+from types import ModuleType
 from typing import Any
 
-from mazo.bots import Bot
+from mazo.bots.base import Bot
 from mazo.core.errors import RulesError
 from mazo.core.game import Game
 
-__all__ = ["HEURISTICS", "make_heuristic"]
+__all__ = ["have_heuristics", "hook", "make_heuristic", "module_for"]
 
-# game name -> "module:Class", imported on demand so one game's bot never loads another's.
-HEURISTICS: dict[str, str] = {
-    "briscola": "mazo.bots.heuristic.briscola:BriscolaHeuristic",
-    "envite": "mazo.bots.heuristic.envite:EnviteHeuristic",
-    "escoba": "mazo.bots.heuristic.escoba:EscobaHeuristic",
-    "trionfetti": "mazo.bots.heuristic.trionfetti:TrionfettiHeuristic",
-}
+
+def have_heuristics() -> list[str]:
+    """The games with a heuristic file, sorted."""
+    return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+
+
+def module_for(game: Game) -> ModuleType | None:
+    """The game's heuristic module, imported on demand (one game's bot never loads
+    another's), or None when the game has none."""
+    name = f"{__name__}.{game.name}"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as err:
+        if err.name != name:
+            raise  # the module exists but something it imports does not
+        return None
+
+
+def hook(game: Game, attribute: str) -> Any:
+    """One of the hooks above for ``game``, or None where its file has none."""
+    module = module_for(game)
+    return None if module is None else getattr(module, attribute, None)
 
 
 def make_heuristic(game: Game, seed: int, **options: Any) -> Bot:
     """The heuristic bot for ``game``."""
-    target = HEURISTICS.get(game.name)
-    if target is None:
-        have = ", ".join(sorted(HEURISTICS))
+    cls = hook(game, "Heuristic")
+    if cls is None:
+        have = ", ".join(have_heuristics())
         raise RulesError(
             f"there is no heuristic bot for {game.name} yet (heuristics exist for: {have}); "
             "use the 'random' bot"
         )
-    module_name, _, class_name = target.partition(":")
-    cls = getattr(importlib.import_module(module_name), class_name)
     bot: Bot = cls(game, seed, **options)
     return bot

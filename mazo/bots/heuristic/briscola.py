@@ -36,14 +36,18 @@ own :class:`~mazo.core.rng.Rng`, so a seed fixes every choice)::
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from math import comb
 from typing import Any
 
-from mazo.bots import Observation, check_bot_options, legal_ids
+from mazo.bots.base import Observation, check_bot_options, legal_ids
+from mazo.bots.odds import card_mask, one_placement
+from mazo.bots.odds import holds as _p_holds
 from mazo.core.cards import LATIN_40
 from mazo.core.errors import RulesError
-from mazo.core.game import Game
+from mazo.core.game import Game, State
 from mazo.core.rng import Rng
+from mazo.games.briscola import POINTS as _POINTS
+from mazo.games.briscola import STRENGTH as _STRENGTH
+from mazo.games.briscola import SUIT as _SUIT
 
 __all__ = ["BriscolaHeuristic"]
 
@@ -88,16 +92,6 @@ def trick_winner(cards: list[int], trump: int) -> int:
         if beats(cards[i], cards[best], trump):
             best = i
     return best
-
-
-def _p_holds(pool: int, hidden: int, good: int) -> float:
-    """P(at least one of ``good`` cards among ``hidden`` drawn from ``pool`` unseen)."""
-    if good <= 0 or hidden <= 0 or pool <= 0:
-        return 0.0
-    hidden = min(hidden, pool)
-    if good > pool - hidden:
-        return 1.0
-    return 1.0 - comb(pool - good, hidden) / comb(pool, hidden)
 
 
 class _View:
@@ -491,3 +485,69 @@ def _is_card(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+# -- hooks read through the registry (mazo.bots.heuristic) ----------------------------
+
+Heuristic = BriscolaHeuristic
+
+
+# The solver's test (mazo.bots.solver.perfect_information), mirroring determinize.
+def perfect_information(game: Game, obs: Observation) -> bool:
+    """Unseen cards go to hands (beyond the known cards) and to the stock below its
+    fixed cards (the face-up trump, the shown top card in scoperta)."""
+    deck = game.info.deck
+    seat = obs["seat"]
+    seen = card_mask(deck, obs["removed"])
+    for trick in obs["tricks"]:
+        seen |= card_mask(deck, trick["cards"])
+    seen |= card_mask(deck, (t["card"] for t in obs["trick"]))
+    known = [0] * game.players
+    if seat is not None:
+        known[seat] = card_mask(deck, obs["hand"])
+    for owner, cards in obs["known_cards"].items():
+        known[int(owner)] |= card_mask(deck, cards)
+    for mask in known:
+        seen |= mask
+    if obs["stock_size"]:
+        seen |= 1 << deck.parse(obs["trump"])
+        if obs.get("stock_top"):
+            seen |= 1 << deck.parse(obs["stock_top"])
+    pool = (deck.full_mask & ~seen).bit_count()
+    needs = [size - known[s].bit_count() for s, size in enumerate(obs["hand_sizes"])]
+    return one_placement(needs, pool, ordered_rest=True)
+
+
+# The fast rollout policy of ISMCTS rollout=greedy (mazo.bots.playout): the game's own
+# tables, read from the sampled state.
+def playout(state: State, moves: list[int], noise: float) -> int:
+    """Lead the cheapest card; when following, take the trick with a card of the led
+    suit if one wins (the richest such card), with the lowest trump if the trick holds
+    ten points or more, else throw the cheapest card.  ``noise`` (0-1) below 0.1 plays a
+    random move instead."""
+    if noise < 0.1 or len(moves) == 1:
+        return moves[int(noise * 10 * len(moves)) % len(moves)]
+    trump: int = state.trump_suit  # type: ignore[attr-defined]
+    trick: tuple[int, ...] = state.trick_ids  # type: ignore[attr-defined]
+    cards = [c for c in moves if c < 40]
+    if not cards:
+        return moves[0]
+    if trick:
+        led = _SUIT[trick[0]]
+        best = max(
+            20 + _STRENGTH[c] if _SUIT[c] == trump else _STRENGTH[c] if _SUIT[c] == led else 0
+            for c in trick
+        )
+        winners = [
+            c
+            for c in cards
+            if (20 + _STRENGTH[c] if _SUIT[c] == trump else _STRENGTH[c] if _SUIT[c] == led else 0)
+            > best
+        ]
+        if winners:
+            plain = [c for c in winners if _SUIT[c] != trump]
+            if plain:
+                return max(plain, key=_POINTS.__getitem__)
+            if sum(_POINTS[c] for c in trick) >= 10:
+                return min(winners, key=_STRENGTH.__getitem__)
+    return min(cards, key=lambda c: (_POINTS[c], _SUIT[c] == trump, _STRENGTH[c]))

@@ -37,7 +37,8 @@ from collections.abc import Sequence
 from math import comb
 from typing import Any
 
-from mazo.bots import Observation, check_bot_options, legal_ids
+from mazo.bots.base import Observation, check_bot_options, legal_ids
+from mazo.bots.odds import card_mask, one_placement
 from mazo.core.game import Game
 from mazo.core.rng import Rng
 
@@ -312,3 +313,24 @@ class EscobaHeuristic:
 
     def __repr__(self) -> str:
         return f"EscobaHeuristic({self.game!r})"
+
+
+# -- hooks read through the registry (mazo.bots.heuristic) ----------------------------
+
+Heuristic = EscobaHeuristic
+
+
+# The solver's test (mazo.bots.solver.perfect_information), mirroring determinize.
+def perfect_information(game: Game, obs: Observation) -> bool:
+    """Unseen cards go to the other hands and to the (ordered) stock."""
+    deck = game.info.deck
+    seat = obs["seat"]
+    seen = card_mask(deck, obs["table"])
+    for pile in obs["captured"]:
+        seen |= card_mask(deck, pile)
+    own = card_mask(deck, obs["hand"]) if seat is not None else 0
+    seen |= own
+    pool = (deck.full_mask & ~seen).bit_count()
+    sizes = obs["hand_sizes"]
+    needs = [sizes[s] - (own.bit_count() if s == seat else 0) for s in range(game.players)]
+    return one_placement(needs, pool, ordered_rest=True)

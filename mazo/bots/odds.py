@@ -1,0 +1,101 @@
+"""Probability helpers the heuristics share: card odds and race equities.
+
+Every heuristic prices what unseen hands may hold the same way (a hypergeometric draw
+from the cards it has not seen), and both partnership games price a deal won as a race
+of tricks and a game as a race of points; one copy here instead of one per game.  The
+solver's per-game ``perfect_information`` hooks share :func:`one_placement`: where the
+unseen cards can go.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import cache
+from math import comb
+
+from mazo.core.cards import DeckSpec
+
+__all__ = ["card_mask", "deal_odds", "game_equity", "holds", "one_placement"]
+
+
+def holds(pool: int, hidden: int, good: int) -> float:
+    """P(at least one of ``good`` cards among ``hidden`` drawn from ``pool``
+    unseen).
+
+    >>> holds(10, 3, 0), holds(10, 3, 8), round(holds(10, 1, 5), 2)
+    (0.0, 1.0, 0.5)
+    """
+    if good <= 0 or hidden <= 0 or pool <= 0:
+        return 0.0
+    hidden = min(hidden, pool)
+    if good > pool - hidden:
+        return 1.0
+    return 1.0 - comb(pool - good, hidden) / comb(pool, hidden)
+
+
+def deal_odds(won: int, lost: int, chances: Sequence[float]) -> float:
+    """The chance of two tricks before the opponents' two, one trick per chance.
+
+    >>> deal_odds(1, 0, [1.0, 0.0]), deal_odds(0, 1, [1.0, 0.5]), deal_odds(0, 0, [0.5] * 3)
+    (1.0, 0.5, 0.5)
+    """
+    need = 2 - won
+    if need <= 0:
+        return 1.0
+    if lost >= 2:
+        return 0.0
+    dist = [1.0]  # dist[k]: chance of k tricks won among the chances so far
+    for q in chances:
+        nxt = [0.0] * (len(dist) + 1)
+        for k, p in enumerate(dist):
+            nxt[k] += p * (1.0 - q)
+            nxt[k + 1] += p * q
+        dist = nxt
+    return min(1.0, sum(dist[need:]))
+
+
+@cache
+def game_equity(target: int) -> tuple[tuple[float, ...], ...]:
+    """``G[a][b]``: the chance that a team on ``a`` points reaches ``target`` before a
+    team on ``b``, every deal worth one point to either team with equal chance.
+
+    >>> g = game_equity(20)
+    >>> g[0][0], g[19][19], g[20][5], g[5][20]
+    (0.5, 0.5, 1.0, 0.0)
+    >>> g[1][0] > 0.5 > g[0][1]
+    True
+    """
+    size = target + 1
+    table = [[0.0] * size for _ in range(size)]
+    for a in range(target, -1, -1):
+        for b in range(target, -1, -1):
+            if a >= target and b >= target:
+                table[a][b] = 0.5
+            elif a >= target:
+                table[a][b] = 1.0
+            elif b >= target:
+                table[a][b] = 0.0
+            else:
+                table[a][b] = 0.5 * (table[a + 1][b] + table[a][b + 1])
+    return tuple(tuple(row) for row in table)
+
+
+def one_placement(needs: list[int], pool: int, ordered_rest: bool) -> bool:
+    """True if ``pool`` hidden cards, ``needs[s]`` of them into hand ``s`` and the rest
+    into the stock (one place per card if ``ordered_rest``, else one place), can be
+    placed in one way only."""
+    if any(n < 0 for n in needs):
+        return False  # an observation that contradicts itself is not trusted
+    rest = pool - sum(needs)
+    if rest < 0:
+        return False
+    places = sum(1 for n in needs if n) + (rest if ordered_rest else min(rest, 1))
+    return places <= 1
+
+
+def card_mask(deck: DeckSpec, codes: Iterable[str]) -> int:
+    """The mask of the card codes ``codes``."""
+    out = 0
+    for code in codes:
+        out |= 1 << deck.parse(code)
+    return out
