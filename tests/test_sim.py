@@ -192,6 +192,35 @@ def test_bad_input() -> None:
         run("briscola", ["random"], games=0)
 
 
+def test_bot_specs_carry_their_options() -> None:
+    # ``ismcts:iterations=5`` was passed whole to the plugin loader and refused.
+    result = run("briscola", ["ismcts:iterations=5", "normal"], games=2, players=2, seed=1)
+    assert list(result.stats) == ["ismcts:iterations=5", "normal"]
+    assert all(s.entries == 2 for s in result.stats.values())
+    # The spec's options reach the bot, over the options given to every bot.
+    with pytest.raises(mazo.RulesError, match="iterations must be a positive int"):
+        run("briscola", ["ismcts:iterations=0", "normal"], games=1, players=2)
+    with pytest.raises(mazo.RulesError, match="has no option foo"):
+        run("briscola", ["ismcts:foo=1", "normal"], games=1, players=2)
+    # The same bots through --bot-option play the same matches.
+    specs = run("briscola", ["ismcts:iterations=3"] * 2, games=2, players=2, seed=4)
+    common = run(
+        "briscola", ["ismcts"] * 2, games=2, players=2, seed=4, bot_options={"iterations": 3}
+    )
+    assert [s.to_json() | {"bot": 0} for s in specs.stats.values()] == [
+        s.to_json() | {"bot": 0} for s in common.stats.values()
+    ]
+
+
+def test_cli_takes_bot_specs(capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli(
+        "briscola", "--bots", "ismcts:iterations=5,normal", "-g", "2", "--seed", "1", "--json"
+    )
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert set(json.loads(out)["results"]) == {"ismcts:iterations=5", "normal"}
+
+
 def test_play_match_checks_bots() -> None:
     game = mazo.load_game("briscola", players=2)
     with pytest.raises(mazo.RulesError):

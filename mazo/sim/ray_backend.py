@@ -34,8 +34,16 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 from mazo.core.errors import RulesError
-from mazo.sim.runner import MatchSummary, SimJob, match_summary, play_sim_job
-from mazo.sim.tournament import MatchJob, MatchOutcome, _play_chunk
+from mazo.sim.jobs import (
+    MatchJob,
+    MatchOutcome,
+    MatchSummary,
+    Progress,
+    SimJob,
+    match_summary,
+    play_chunk,
+    play_sim_job,
+)
 
 __all__ = [
     "RayNotInstalledError",
@@ -46,7 +54,6 @@ __all__ = [
     "run_chunks",
 ]
 
-Progress = Callable[[int, int], None]
 J = TypeVar("J")
 R = TypeVar("R")
 
@@ -159,7 +166,7 @@ def play_tournament_jobs(
     jobs: Sequence[MatchJob], progress: Progress | None = None, address: str | None = None
 ) -> list[MatchOutcome]:
     """Every tournament match played on Ray; outcomes in job order."""
-    return run_chunks(_play_chunk, jobs, progress, address)
+    return run_chunks(play_chunk, jobs, progress, address)
 
 
 SimOutcome = tuple[MatchSummary, dict[str, Any] | None]

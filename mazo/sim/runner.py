@@ -28,17 +28,27 @@ any single match can be re-run alone.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mazo.bots import Bot, bot_key, make_bot
-from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
-from mazo.core.game import Game, State
+from mazo.bots import make_bot
+from mazo.core.errors import RulesError
 from mazo.core.rng import derive_seed
 from mazo.games import load_game
 from mazo.record import save_record
+from mazo.sim.jobs import (
+    MAX_ACTIONS,
+    MatchSummary,
+    Progress,
+    SimJob,
+    labels,
+    match_summary,
+    parse_bot_spec,
+    play_match,
+    play_sim_job,
+)
 from mazo.sim.stats import BotStats
 
 __all__ = [
@@ -56,34 +66,6 @@ __all__ = [
 BACKENDS = ("local", "ray")
 """Where matches are played: ``local`` (this machine), ``ray`` (a Ray cluster)."""
 
-MAX_ACTIONS = 100_000
-"""A match longer than this is a bug (a bot or a rule looping), not a long game."""
-
-Progress = Callable[[int, int], None]
-
-
-def play_match(game: Game, bots: Sequence[Bot], seed: int | None = None) -> State:
-    """Play one whole match, seat ``s`` asking ``bots[s]``; return the final state.
-
-    Each bot sees only its seat's observation.  Only the seat to act is asked, so free
-    out-of-turn calls are made by a bot when its turn comes.
-    """
-    if len(bots) != game.players:
-        raise RulesError(
-            f"{game.name} for {game.players} needs {game.players} bots, not {len(bots)}"
-        )
-    state = game.new_match(seed=seed)
-    for _ in range(MAX_ACTIONS):
-        seat = state.to_act
-        if seat is None or state.match_over:
-            return state
-        action = bots[seat].choose(state.observation(seat))
-        try:
-            state = state.apply(action, seat=seat)
-        except (IllegalActionError, InvalidActionError) as err:
-            raise type(err)(f"bot {bots[seat].name!r} on seat {seat}: {err}") from None
-    raise RuntimeError(f"match did not end within {MAX_ACTIONS} actions")
-
 
 def lineup(labels: Sequence[str], sides: int, match: int) -> list[str]:
     """Which bot label plays each side in match ``match`` (see the module docstring).
@@ -95,28 +77,6 @@ def lineup(labels: Sequence[str], sides: int, match: int) -> list[str]:
     """
     m = len(labels)
     return [labels[(side + match) % m] for side in range(sides)]
-
-
-def _labels(bot_names: Sequence[str]) -> list[str]:
-    """Bot names made unique: ``random, random`` become ``random#1, random#2``."""
-    names = [_label_key(n) for n in bot_names]
-    out = []
-    for i, name in enumerate(names):
-        if names.count(name) > 1:
-            out.append(f"{name}#{names[: i + 1].count(name)}")
-        else:
-            out.append(name)
-    return out
-
-
-def _label_key(spec: str) -> str:
-    """A bot name or spec, lower-cased unless it names a plugin bot (an import path
-    ``package.module:factory[...]``, whose Python names are case-sensitive)."""
-    name, _, rest = spec.strip().partition(":")
-    factory = rest.partition(":")[0]
-    if "." in name or (factory.strip() and "=" not in factory):
-        return spec.strip()
-    return spec.strip().lower()
 
 
 @dataclass
@@ -177,20 +137,21 @@ def run(
         raise RulesError("name at least one bot")
     opts = dict(options or {})
     game = load_game(game_name, players=players, **opts)
-    labels = _labels(bot_names)
-    names = dict(zip(labels, (bot_key(n) for n in bot_names), strict=True))
+    # A spec carries its own options (``ismcts:iterations=30``), over ``bot_options``.
+    seat_labels_of = labels(bot_names)
+    specs = dict(zip(seat_labels_of, (parse_bot_spec(n) for n in bot_names), strict=True))
     bopts = dict(bot_options or {})
     if backend not in BACKENDS:
         raise RulesError(f"unknown backend {backend!r}; backends are: {', '.join(BACKENDS)}")
-    for name in names.values():  # fail fast on a bad bot, a missing heuristic or option
-        make_bot(name, game, seed=0, **bopts)
+    for name, own in specs.values():  # fail fast on a bad bot, a missing heuristic or option
+        make_bot(name, game, seed=0, **{**bopts, **own})
     sides = len(set(game.info.side_of))
     out_dir = Path(save_dir) if save_dir is not None else None
-    stats = {label: BotStats(label) for label in labels}
+    stats = {label: BotStats(label) for label in seat_labels_of}
     side_of = game.info.side_of
     jobs = []
     for i in range(games):
-        by_side = lineup(labels, sides, i)
+        by_side = lineup(seat_labels_of, sides, i)
         seat_labels = tuple(by_side[side_of[s]] for s in range(game.players))
         jobs.append(
             SimJob(
@@ -200,10 +161,11 @@ def run(
                 options=tuple(game.options.items()),
                 by_side=tuple(by_side),
                 seat_labels=seat_labels,
-                seat_bots=tuple(names[label] for label in seat_labels),
+                seat_bots=tuple(specs[label][0] for label in seat_labels),
                 bot_options=tuple(bopts.items()),
                 match_seed=derive_seed(seed, "match", i),
                 bot_seeds=tuple(derive_seed(seed, "bot", i, s) for s in range(game.players)),
+                seat_options=tuple(tuple(specs[label][1].items()) for label in seat_labels),
             )
         )
     if backend == "ray":
@@ -232,60 +194,9 @@ def run(
         games=games,
         seed=seed,
         options=dict(game.options),
-        bots=labels,
+        bots=seat_labels_of,
         stats=stats,
     )
-
-
-# -- one match as a job (any process or machine can play it) ----------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SimJob:
-    """Match ``number`` of a simulation, fully described: the Ray backend ships it to a
-    worker, and it plays the same there as here."""
-
-    number: int
-    game: str
-    players: int
-    options: tuple[tuple[str, Any], ...]
-    by_side: tuple[str, ...]  # the label playing each side
-    seat_labels: tuple[str, ...]  # the label on each seat
-    seat_bots: tuple[str, ...]  # the bot name on each seat
-    bot_options: tuple[tuple[str, Any], ...]
-    match_seed: int
-    bot_seeds: tuple[int, ...]  # one per seat
-
-
-MatchSummary = tuple[int | None, tuple[int, ...], tuple[tuple[int, ...], ...]]
-"""What the tallies need from a match: the winning side, the final score per side and
-each deal's points per side (small, to travel back from a worker)."""
-
-_GAMES: dict[tuple[str, int, str], Game] = {}  # per process: options are plain values
-
-
-def play_sim_job(job: SimJob, game: Game | None = None) -> State:
-    """Play one match of a simulation; the final state."""
-    if game is None:
-        key = (job.game, job.players, repr(job.options))
-        game = _GAMES.get(key)
-        if game is None:
-            game = _GAMES[key] = load_game(job.game, players=job.players, **dict(job.options))
-    bopts = dict(job.bot_options)
-    bots = [
-        make_bot(name, game, seed=bot_seed, **bopts)
-        for name, bot_seed in zip(job.seat_bots, job.bot_seeds, strict=True)
-    ]
-    return play_match(game, bots, seed=job.match_seed)
-
-
-def match_summary(state: State) -> MatchSummary:
-    """The :data:`MatchSummary` of a finished match."""
-    deal_points = tuple(tuple(e["points"]) for e in state.events if e.get("type") == "hand_end")
-    # Where a level sits above the scores (Envite chicos), the final score is that level:
-    # Envite's stones go back to 0 with every chico.
-    scores = state.games if any(state.games) else state.scores
-    return state.winner, tuple(scores), deal_points
 
 
 def _write_record(record: dict[str, Any], path: Path, job: SimJob) -> None:

@@ -45,19 +45,29 @@ half each): :func:`mazo.sim.elo.fit_elo`.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from mazo.bots import Bot, bot_key, make_bot, parse_option_value
 from mazo.core.errors import RulesError
-from mazo.core.game import Game, State
+from mazo.core.game import Game
 from mazo.core.rng import derive_seed
 from mazo.games import load_game
 from mazo.sim.elo import PairRecord, fit_elo
-from mazo.sim.runner import BACKENDS, _labels, play_match
+from mazo.sim.jobs import (
+    BotEntry,
+    MatchJob,
+    MatchOutcome,
+    Progress,
+    labels,
+    outcome,
+    parse_bot_spec,
+    play_chunk,
+    play_job,
+)
+from mazo.sim.runner import BACKENDS
 from mazo.sim.stats import RunningMean, WinTally
 
 __all__ = [
@@ -74,7 +84,6 @@ __all__ = [
     "tournament_jobs",
 ]
 
-Progress = Callable[[int, int], None]
 
 ROTATION_TEXT = (
     "each deal set is played under every distinct cyclic shift of the lineups A,B,A,... "
@@ -85,56 +94,6 @@ ROTATION_TEXT = (
 # -- bots ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class BotEntry:
-    """One competitor: its label (the spec, numbered when repeated), bot name, options."""
-
-    label: str
-    name: str
-    options: tuple[tuple[str, Any], ...] = ()
-
-    def make(self, game: Game, seed: int) -> Bot:
-        return make_bot(self.name, game, seed=seed, **dict(self.options))
-
-
-def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """``"ismcts:iterations=50:exploration=0.5"`` -> ``("ismcts", {...})``.
-
-    Values are read by :func:`mazo.bots.parse_option_value` (booleans, ints, floats,
-    else text), like ``mazo sim --bot-option``.
-
-    >>> parse_bot_spec("ismcts:iterations=50:exploration=0.5")
-    ('ismcts', {'iterations': 50, 'exploration': 0.5})
-    >>> parse_bot_spec(" Heuristic ")
-    ('heuristic', {})
-
-    A plugin bot (``package.module:factory``, see :mod:`mazo.bots`) takes its options
-    after the factory:
-
-    >>> parse_bot_spec("examples.ppo_bot:make:model=policy.zip")
-    ('examples.ppo_bot:make', {'model': 'policy.zip'})
-    """
-    name, *items = str(spec).split(":")
-    if items and items[0].strip() and "=" not in items[0]:
-        name = f"{name.strip()}:{items.pop(0).strip()}"  # module:factory
-    name = bot_key(name)
-    if not name:
-        raise RulesError(f"bot spec {spec!r} has no bot name; write name:key=value, e.g. random")
-    options: dict[str, Any] = {}
-    for item in items:
-        key, sep, text = item.partition("=")
-        key = key.strip().replace("-", "_")
-        if not item.strip():
-            continue
-        if not sep or not key:
-            raise RulesError(
-                f"bot spec {spec!r}: options go after the name as :key=value, "
-                "e.g. ismcts:iterations=50"
-            )
-        options[key] = parse_option_value(text)
-    return name, options
-
-
 def _entries(bot_specs: Sequence[str]) -> list[BotEntry]:
     if isinstance(bot_specs, str):
         raise RulesError("bot_specs is a list of specs, e.g. ['heuristic', 'random']")
@@ -142,7 +101,7 @@ def _entries(bot_specs: Sequence[str]) -> list[BotEntry]:
     if len(specs) < 2:
         raise RulesError(f"a tournament needs at least two bots, not {len(specs)}: {specs}")
     out = []
-    for label, spec in zip(_labels(specs), specs, strict=True):
+    for label, spec in zip(labels(specs), specs, strict=True):
         name, options = parse_bot_spec(spec)
         out.append(BotEntry(label, name, tuple(options.items())))
     return out
@@ -167,32 +126,6 @@ def rotations(sides: int) -> list[tuple[int, ...]]:
             if order not in out:
                 out.append(order)
     return out
-
-
-@dataclass(frozen=True, slots=True)
-class MatchJob:
-    """One match of a tournament, fully described (it can be played in any process)."""
-
-    number: int  # position in the tournament's job list
-    pair: int  # index of the pair in the round robin
-    deal_set: int
-    rotation: int
-    game: str
-    players: int
-    options: tuple[tuple[str, Any], ...]
-    by_side: tuple[str, ...]  # the label playing each side
-    seat_bots: tuple[BotEntry, ...]  # the bot on each seat
-    match_seed: int
-    bot_seeds: tuple[int, ...]  # one per seat
-
-
-@dataclass(frozen=True, slots=True)
-class MatchOutcome:
-    """What a match left for the tallies (small, to travel back from a worker)."""
-
-    winner: int | None  # the winning side
-    scores: tuple[int, ...]  # final score per side (the level above it where there is one)
-    deal_points: tuple[tuple[int, ...], ...]  # per deal, per side
 
 
 def _load(game_name: str, players: int | None, options: Mapping[str, Any]) -> Game:
@@ -260,32 +193,6 @@ def _schedule(
 
 # -- playing ------------------------------------------------------------------------------
 
-_GAMES: dict[tuple[str, int, str], Game] = {}  # per process: options are plain values
-
-
-def play_job(job: MatchJob) -> State:
-    """Play one match of the tournament; the final state (its record replays it)."""
-    key = (job.game, job.players, repr(job.options))
-    game = _GAMES.get(key)
-    if game is None:
-        game = _GAMES[key] = _load(job.game, job.players, dict(job.options))
-    bots = [
-        entry.make(game, bot_seed)
-        for entry, bot_seed in zip(job.seat_bots, job.bot_seeds, strict=True)
-    ]
-    return play_match(game, bots, seed=job.match_seed)
-
-
-def _outcome(state: State) -> MatchOutcome:
-    deal_points = tuple(tuple(e["points"]) for e in state.events if e.get("type") == "hand_end")
-    # As in mazo sim: where a level sits above the scores (Envite chicos) it is the score.
-    scores = state.games if any(state.games) else state.scores
-    return MatchOutcome(state.winner, tuple(scores), deal_points)
-
-
-def _play_chunk(jobs: Sequence[MatchJob]) -> list[MatchOutcome]:
-    return [_outcome(play_job(job)) for job in jobs]
-
 
 def _play_all(
     jobs: list[MatchJob],
@@ -302,7 +209,7 @@ def _play_all(
     if workers == 1 or total <= 1:
         out = []
         for job in jobs:
-            out.append(_outcome(play_job(job)))
+            out.append(outcome(play_job(job)))
             if progress is not None:
                 progress(len(out), total)
         return out
@@ -315,7 +222,7 @@ def _play_all(
     pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)))
     try:
         pending: dict[Future[list[MatchOutcome]], int] = {
-            pool.submit(_play_chunk, chunk): k for k, chunk in enumerate(chunks)
+            pool.submit(play_chunk, chunk): k for k, chunk in enumerate(chunks)
         }
         while pending:
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
