@@ -10,19 +10,68 @@ message names a card the seat may not know.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Collection
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from mazo.server.tables import LiveTable
+from mazo.core.game import State
+from mazo.server.store import TableRow
 
-__all__ = ["public_view", "seats_message", "state_message", "table_summary"]
+__all__ = ["TableView", "public_view", "seats_message", "state_message", "table_summary"]
+
+
+# What this module reads of a table, as protocols: ``mazo.server.tables.LiveTable`` fits
+# them, and this module need not import tables (which imports it: they were a cycle).
+
+
+class _Turn(Protocol):
+    @property
+    def seat(self) -> int: ...
+    @property
+    def deadline(self) -> float: ...
+    @property
+    def limit(self) -> float: ...
+
+
+class _Pause(Protocol):
+    @property
+    def waiting(self) -> Collection[int]: ...
+    @property
+    def deadline(self) -> float | None: ...
+
+
+class TableView(Protocol):
+    """A live table as the views read it (:class:`mazo.server.tables.LiveTable`)."""
+
+    @property
+    def row(self) -> TableRow: ...
+    @property
+    def state(self) -> State: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def history(self) -> list[dict[str, Any]]: ...
+    @property
+    def last(self) -> dict[str, Any] | None: ...
+    @property
+    def fresh(self) -> list[dict[str, Any]]: ...
+    @property
+    def connected(self) -> dict[int | None, int]: ...
+    @property
+    def autoplay(self) -> Collection[int]: ...
+    @property
+    def pause(self) -> _Pause | None: ...
+    @property
+    def turn(self) -> _Turn | None: ...
+    @property
+    def settings(self) -> dict[str, Any]: ...
+    def claimable(self, seat: int) -> bool: ...
 
 
 def _iso(ts: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))
 
 
-def seat_views(table: LiveTable) -> list[dict[str, Any]]:
+def seat_views(table: TableView) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for s in table.row.seats:
         view: dict[str, Any] = {"seat": s.seat, "kind": s.kind}
@@ -46,7 +95,7 @@ def _left(deadline: float | None) -> float | None:
     return round(max(0.0, deadline - time.monotonic()), 1)
 
 
-def table_summary(table: LiveTable) -> dict[str, Any]:
+def table_summary(table: TableView) -> dict[str, Any]:
     row = table.row
     turn, pause = table.turn, table.pause
     return {
@@ -73,7 +122,7 @@ def table_summary(table: LiveTable) -> dict[str, Any]:
     }
 
 
-def events_for(table: LiveTable, seat: int | None) -> list[dict[str, Any]]:
+def events_for(table: TableView, seat: int | None) -> list[dict[str, Any]]:
     """What the last action logged, as ``seat`` saw it: the engine marks private events
     with an ``audience`` and those go to that audience only (``State.events_for``)."""
     return [
@@ -83,7 +132,7 @@ def events_for(table: LiveTable, seat: int | None) -> list[dict[str, Any]]:
     ]
 
 
-def last_for(table: LiveTable, seat: int | None) -> dict[str, Any] | None:
+def last_for(table: TableView, seat: int | None) -> dict[str, Any] | None:
     """The action that made this version, as ``seat`` may know it: an action whose log
     has an audience that leaves the seat out (a partner's ``tell``, a team signal) is
     reported without its text."""
@@ -97,7 +146,7 @@ def last_for(table: LiveTable, seat: int | None) -> dict[str, Any] | None:
     return last
 
 
-def state_message(table: LiveTable, seat: int | None) -> dict[str, Any]:
+def state_message(table: TableView, seat: int | None) -> dict[str, Any]:
     return {
         "type": "state",
         "version": table.version,
@@ -110,7 +159,7 @@ def state_message(table: LiveTable, seat: int | None) -> dict[str, Any]:
     }
 
 
-def seats_message(table: LiveTable) -> dict[str, Any]:
+def seats_message(table: TableView) -> dict[str, Any]:
     """Who sits where and who is connected, for a change of names, connections or claims:
     the same for every socket and naming no card (no observation, no events), so one
     message serves players and watchers alike. ``version`` is the table's now: a client
@@ -123,7 +172,7 @@ def seats_message(table: LiveTable) -> dict[str, Any]:
     }
 
 
-def public_view(table: LiveTable) -> dict[str, Any]:
+def public_view(table: TableView) -> dict[str, Any]:
     view = table_summary(table)
     view["observation"] = table.state.observation(None)
     view["history"] = table.history
