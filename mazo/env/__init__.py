@@ -26,16 +26,15 @@ from __future__ import annotations
 import importlib.util
 
 from mazo.env.encoding import Encoder
+from mazo.games import GAMES
 
 __all__ = ["GYMNASIUM_IDS", "Encoder", "register_envs"]
 
 GYMNASIUM_IDS: dict[str, tuple[str, int]] = {
-    "mazo/Briscola-v0": ("briscola", 2),
-    "mazo/Escoba-v0": ("escoba", 2),
-    "mazo/Envite-v0": ("envite", 4),
-    "mazo/Trionfetti-v0": ("trionfetti", 4),
+    f"mazo/{name.capitalize()}-v0": (name, min(cls.player_counts)) for name, cls in GAMES.items()
 }
-"""Gymnasium id -> (game, players) of the registered single-agent environments."""
+"""Gymnasium id -> (game, players) of the registered single-agent environments: one per
+game of the registry, with its fewest players (``mazo/Briscola-v0`` is two-player)."""
 
 
 def register_envs() -> list[str]:

@@ -37,7 +37,7 @@ from mazo.bots import Bot, make_bot
 from mazo.core.errors import IllegalActionError, RulesError
 from mazo.core.game import Game, State
 from mazo.env.encoding import Encoder
-from mazo.env.pettingzoo import outcome_rewards, render_text
+from mazo.env.pettingzoo import DEFAULT_GAME, outcome_rewards, render_text
 from mazo.games import GAMES
 
 __all__ = ["MazoSingleAgentEnv"]
@@ -63,7 +63,7 @@ class MazoSingleAgentEnv(gymnasium.Env[Vector, np.int64]):
 
     def __init__(
         self,
-        game: str = "briscola",
+        game: str = DEFAULT_GAME,
         players: int | None = None,
         seat: int = 0,
         opponents: str | Sequence[str | Bot] = "normal",

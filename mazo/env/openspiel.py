@@ -86,20 +86,20 @@ from mazo.core.errors import MazoError
 from mazo.core.game import Game, State
 from mazo.core.rng import Rng
 from mazo.env.encoding import Encoder
+from mazo.env.encoding import hook as encoder_hook
+from mazo.games import GAMES as REGISTRY
 
 __all__ = ["GAMES", "PREFIX", "load", "register", "short_name"]
 
 PREFIX = "python_mazo_"
-GAMES = ("briscola", "escoba", "envite", "trionfetti")
+GAMES = tuple(name for name in REGISTRY if encoder_hook(name, "ENCODER") is not None)
+"""The games registered with pyspiel: every game of the registry with an encoder."""
 DEFAULT_SEEDS = 1 << 16
-# Player moves in a whole match, far above what play reaches (the longest of 150 random
-# matches: Briscola 280, Escoba 540 with 3 players, Envite 320 with 12, Trionfetti 190).
-DEFAULT_MAX_LENGTH = {"briscola": 1000, "escoba": 3000, "envite": 2000, "trionfetti": 1000}
 _OWN_PARAMS = ("players", "first_dealer", "deal_only", "seeds", "max_length")
 
 
 def short_name(game: str) -> str:
-    """``"briscola"`` -> ``"python_mazo_briscola"``."""
+    """A game's pyspiel name: ``python_mazo_<game>``."""
     return PREFIX + game
 
 
@@ -122,7 +122,7 @@ def _parameter_spec(game: str) -> dict[str, Any]:
         "first_dealer": -1,
         "deal_only": False,
         "seeds": DEFAULT_SEEDS,
-        "max_length": DEFAULT_MAX_LENGTH[game],
+        "max_length": encoder_hook(game, "MAX_LENGTH"),  # the game's encoder file says
         **_rule_params(game),
     }
 

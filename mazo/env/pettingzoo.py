@@ -35,6 +35,7 @@ What an AEC environment cannot express, and so leaves out:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import gymnasium
@@ -49,16 +50,16 @@ import mazo
 from mazo.core.errors import IllegalActionError
 from mazo.core.game import Game, State
 from mazo.env.encoding import Encoder
+from mazo.games import GAMES
+
+DEFAULT_GAME = next(iter(GAMES))  # the registry's first game (Briscola)
 
 __all__ = [
-    "briscola_v0",
     "env",
-    "envite_v0",
-    "escoba_v0",
     "mazo_env",
     "outcome_rewards",
     "raw_env",
-    "trionfetti_v0",
+    *(f"{name}_v0" for name in GAMES),
 ]
 
 ObsDict = dict[str, npt.NDArray[Any]]
@@ -98,7 +99,7 @@ class raw_env(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
 
     def __init__(
         self,
-        game_name: str = "briscola",
+        game_name: str = DEFAULT_GAME,
         players: int | None = None,
         talk: bool = False,
         render_mode: str | None = None,
@@ -301,21 +302,23 @@ def mazo_env(
     return env(game_name=game_name, players=players, talk=talk, render_mode=render_mode, **options)
 
 
-def briscola_v0(players: int = 2, **options: Any) -> AECEnv[str, ObsDict, int]:
-    """Briscola for 2, 3, 4 or 6 players (``talk``, ``render_mode`` and game options)."""
-    return mazo_env("briscola", players=players, **options)
+def _game_env(name: str) -> Callable[..., AECEnv[str, ObsDict, int]]:
+    """``<game>_v0(players=<fewest>, **options)``: the wrapped environment of one game."""
+    players = min(GAMES[name].player_counts)
+
+    def make(players: int = players, **options: Any) -> AECEnv[str, ObsDict, int]:
+        return mazo_env(name, players=players, **options)
+
+    counts = ", ".join(map(str, GAMES[name].player_counts))
+    make.__name__ = make.__qualname__ = f"{name}_v0"
+    make.__doc__ = f"{name} for {counts} players (``talk``, ``render_mode`` and game options)."
+    return make
 
 
-def escoba_v0(players: int = 2, **options: Any) -> AECEnv[str, ObsDict, int]:
-    """Escoba for 2, 3 or 4 players."""
-    return mazo_env("escoba", players=players, **options)
-
-
-def envite_v0(players: int = 4, **options: Any) -> AECEnv[str, ObsDict, int]:
-    """Envite Canario for 4 to 12 players (even counts)."""
-    return mazo_env("envite", players=players, **options)
-
-
-def trionfetti_v0(players: int = 4, **options: Any) -> AECEnv[str, ObsDict, int]:
-    """Trionfetti for 4 players."""
-    return mazo_env("trionfetti", players=players, **options)
+def __getattr__(attribute: str) -> Callable[..., AECEnv[str, ObsDict, int]]:
+    """``briscola_v0`` and the like, PettingZoo's per-environment constructors: one for
+    each game of the registry (``mazo.games.GAMES``), so a new game needs no line here."""
+    name, sep, version = attribute.rpartition("_")
+    if sep and version == "v0" and name in GAMES:
+        return _game_env(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {attribute!r}")
