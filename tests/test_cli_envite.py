@@ -138,15 +138,15 @@ def test_eight_players_screen_shows_the_deal(
     obs = state.observation(0)
     vira = obs["vira"]
     suit = {"O": "oros", "C": "copas", "E": "espadas", "B": "bastos"}[vira[-1]]
-    assert f"Vira: {vira} — {suit} are trumps" in out
+    assert f"Vira: {vira} — {suit} are trumps, strongest first: " in out
     table = {
         "O": "5O 3B QB JO 2O KO QO 1O 7O 6O 4O 3O",
         "C": "5O 3B QB JO 2C KC QC JC 1C 7C 6C 5C 4C 3C",
         "E": "5O 3B QB JO 2E KE QE JE 1E 7E 6E 5E 4E 3E",
         "B": "5O 3B QB JO 2B KB JB 1B 7B 6B 5B 4B",
     }[vira[-1]]
-    line = next(x for x in out.splitlines() if x.startswith("Trumps, strongest first: "))
-    shown = [part.split(" (")[0] for part in line.split(": ", 1)[1].split(" > ")]
+    line = next(x for x in out.splitlines() if " are trumps, strongest first: " in x)
+    shown = [part.split(" (")[0] for part in line.split("strongest first: ", 1)[1].split(" > ")]
     assert shown == table.split()
     assert "JO (Perica)" in line
     if vira != "2" + vira[-1] and vira[-1] != "O":
@@ -154,12 +154,9 @@ def test_eight_players_screen_shows_the_deal(
     assert f"{vira} (the vira, out of play)" in line or vira not in table.split()
     assert "Exempt card: 5O — held as the only trump, it need not answer a trump lead" in out
     assert "Bet: none — the deal is worth 2 stones; either team may propose envío (4)" in out
-    assert (
-        "Stones (12 win a chico, 11 is tumbo): Your team (seats 0 & 2 & 4 & 6) 0 · "
-        "Team 1 (seats 1 & 3 & 5 & 7) 0"
-    ) in out
-    assert "Chicos (first to 2 wins): Your team (seats 0 & 2 & 4 & 6) 0 · Team 1" in out
-    assert "Tricks won (two win the deal): Your team (seats 0 & 2 & 4 & 6) 0 · Team 1" in out
+    assert "Stones (12 win a chico, 11 is tumbo): us 0 · them 0" in out
+    assert "Chicos (first to 2 wins): us 0 · them 0 (us: seats 0 & 2 & 4 & 6)" in out
+    assert "Tricks won (two win the deal): us 0 · them 0" in out
     hand = obs["hand"]
     for card in hand:
         assert re.search(rf"^\s+\d+\) {card}\b", out, re.M)
@@ -194,7 +191,7 @@ def test_nothing_hidden_is_printed(
             played[number].add(e["card"])
     segments = re.split(r"^Deal (\d+): ", out, flags=re.M)[1:]
     assert len(segments) == 2 * len(record["deals"])
-    rules_lines = ("Trumps, strongest first:", "Exempt card:", "Team messages this deal:")
+    rules_lines = ("Vira: ", "Exempt card:", "Team messages this deal:")
     checked = 0
     for deal, (num, text) in zip(
         record["deals"], zip(segments[::2], segments[1::2], strict=True), strict=True
@@ -302,7 +299,7 @@ def test_human_answers_for_the_team_out_of_turn(
     assert answers and all(e["seat"] == 0 for e in answers)
     block = out.split("is asked first, but you may answer for your team:")[1].split(PROMPT)[0]
     assert re.search(r"Proposal: Seat [13] \(random\) proposes \w+", block)
-    assert "Your team must answer: accept, fold (team 1 (seats 1 & 3) scores" in block
+    assert "We must answer: accept, fold (them +" in block
     assert "  1) accept — play on for " in block
     assert "  2) fold — refuse " in block
     assert re.search(r"^You (accept|raise to) ", out, re.M)
@@ -336,8 +333,8 @@ def test_tumbo_decision_from_a_setup(
     assert code == 0, err
     assert 'Starting position: {"scores": [11, 3], "games": [1, 0]}' in out
     assert "Your team (seats 0 & 2) is at tumbo (11 stones) and decides: play the deal for 3" in out
-    assert "Stones (12 win a chico, 11 is tumbo): Your team (seats 0 & 2) 11 (tumbo)" in out
-    assert "Chicos (first to 2 wins): Your team (seats 0 & 2) 1 · Team 1 (seats 1 & 3) 0" in out
+    assert "Stones (12 win a chico, 11 is tumbo): us 11 (tumbo) · them " in out
+    assert "Chicos (first to 2 wins): us 1 · them 0 (us: seats 0 & 2)" in out
     assert "  1) tumbo_play — play this deal for 3 stones: winning it wins the chico" in out
     assert "  2) tumbo_decline — do not play it: team 1 (seats 1 & 3) scores 1 stone" in out
     record = record_of(tmp_path)
@@ -417,7 +414,7 @@ def test_replay_a_saved_envite_match(
     assert code == 0, err
     assert "envite, 4 players" in out and "seen by seat 0" in out
     assert "Options: chicos_to_win=1" in out
-    assert "Trumps, strongest first: " in out and "Exempt card: " in out
+    assert " are trumps, strongest first: " in out and "Exempt card: " in out
     assert "Your hand: " in out
     ends = [e for e in final.events if e["type"] == "hand_end"]
     assert out.count("Deal over") == len(ends)
@@ -753,23 +750,17 @@ def test_observation_screen_from_a_position() -> None:
     )
     lines = text.splitlines()
     assert lines[0] == "Deal 1 · dealer: you · mano (leads first): Seat 1"
-    assert lines[1] == (
-        "Stones (12 win a chico, 11 is tumbo): Your team (seats 0 & 2 & 4) 5 · "
-        "Team 1 (seats 1 & 3 & 5) 11 (tumbo)"
+    assert lines[1] == "Stones (12 win a chico, 11 is tumbo): us 5 · them 11 (tumbo)"
+    assert lines[2] == "Chicos (first to 2 wins): us 1 · them 0 (us: seats 0 & 2 & 4)"
+    assert lines[3] == (
+        "Vira: 4C — copas are trumps, strongest first: 3B > QB > JO (Perica) > 2C (Mala) > KC "
+        "> QC > JC > 1C > 7C > 6C > 5C > 4C (the vira, out of play) > 3C"
     )
-    assert lines[2] == (
-        "Chicos (first to 2 wins): Your team (seats 0 & 2 & 4) 1 · Team 1 (seats 1 & 3 & 5) 0"
-    )
-    assert lines[3] == "Vira: 4C — copas are trumps"
-    assert lines[4] == (
-        "Trumps, strongest first: 3B > QB > JO (Perica) > 2C (Mala) > KC > QC > JC > 1C > 7C "
-        "> 6C > 5C > 4C (the vira, out of play) > 3C"
-    )
-    assert lines[5] == ("Exempt card: 3B — held as the only trump, it need not answer a trump lead")
-    assert lines[6] == "Tumbo deal: worth 3 stones; no envío while a team is at 11"
+    assert lines[4] == ("Exempt card: 3B — held as the only trump, it need not answer a trump lead")
+    assert lines[5] == "Tumbo deal: worth 3 stones; no envío while a team is at 11"
     assert "Your hand: 2O, 3O, 5E" in lines
     assert "Waiting for: Seat 1" in lines
-    placed = "\n".join(x for x in lines if not x.startswith(("Trumps", "Exempt")))
+    placed = "\n".join(x for x in lines if not x.startswith(("Vira", "Exempt")))
     assert not set(CARD.findall(placed)) & {"5C", "KB", "7O", "1E", "4O", "6E", "KC", "7C", "4E"}
     # The choices for seat 1 (to lead): its cards, trumps marked; no envío at tumbo.
     choices = render_choices(
@@ -788,8 +779,8 @@ def test_bet_lines_pending_and_accepted() -> None:
     text = render_observation(state.observation(0), view)
     assert "Bet: none — the deal is worth 2 stones" in text
     assert (
-        "Proposal: Seat 1 proposes envío (4 stones) for team 1 (seats 1 & 3). Your team must "
-        "answer: accept, fold (team 1 (seats 1 & 3) scores 2), or raise to siete"
+        "Proposal: Seat 1 proposes envío (4 stones) for them. We must answer: accept, fold "
+        "(them +2), or raise to siete"
     ) in text
     choices = render_choices(state.observation(0), view)
     assert choices[:3] == [

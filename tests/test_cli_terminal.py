@@ -318,3 +318,24 @@ def test_bench_takes_n_for_players(
     code, out, _ = run_cli(argv, capsys, monkeypatch)
     assert code == 0
     assert {r["players"] for r in json.loads(out)["results"]} == {2}
+
+
+@pytest.mark.parametrize("players", [4, 6, 8, 12])
+def test_envite_status_fits_80_by_24(
+    players: int, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each table shown at the human's turn, its choices and the prompt: at most 24 rows
+    of 80 columns, lines broken between words."""
+    import textwrap
+
+    argv = ["play", "envite", "-n", str(players), "--seed", "3", "--vs", "random"]
+    _, out, _ = run_cli(argv, capsys, monkeypatch, "1\n" * 60 + "q\n")
+    tables = [
+        block.split("Your move [")[0]
+        for block in out.split("\n\n")[1:]
+        if "Your choices:" in block and block.startswith("Deal ")
+    ]
+    assert len(tables) >= 5
+    for table in tables:
+        rows = sum(len(textwrap.wrap(line, 80)) or 1 for line in table.splitlines()) + 1
+        assert rows <= 24, table

@@ -78,7 +78,7 @@ CONSULT_TEXT = {
 }
 """What each consultation suggests to the team (never which cards are held)."""
 
-_RECENT = 5  # a seat's latest messages the table repeats
+_RECENT = 4  # the team's latest messages the table repeats (the log has them all)
 
 
 def is_message(action: str) -> bool:
@@ -140,29 +140,41 @@ def _is_card(action: str) -> bool:
 
 
 def render_envite_observation(obs: JSON, view: View, show_hand: bool = True) -> str:
-    """The table as one seat sees it: deal, stones, chicos, vira, trumps, bet, tricks."""
+    """The table as one seat sees it: deal, stones, chicos, vira, trumps, bet, tricks.
+
+    It fits a terminal of 80×24 with the choices under it: teams are "us" and "them"
+    (the chicos line says which seats are "us"), seats in the trick by number, cards in
+    lists by code, and only the team's latest messages (the log keeps them all).
+    """
     players = int(obs.get("players") or view.players)
     lines: list[str] = []
     head = f"Deal {obs.get('deal_number', '?')}"
     if obs.get("dealer") is not None:
-        head += f" · dealer: {view.seat(obs['dealer'], False)}"
+        head += f" · dealer: {_who(obs['dealer'], view)}"
     if obs.get("eldest") is not None:
-        head += f" · mano (leads first): {view.seat(obs['eldest'], False)}"
+        head += f" · mano (leads first): {_who(obs['eldest'], view)}"
     lines.append(head)
     scores = list(obs.get("scores") or [0, 0])
-    tumbo = [s == 11 for s in scores]
     stones = " · ".join(
-        f"{view.side(t)} {s}{' (tumbo)' if tumbo[t] else ''}" for t, s in enumerate(scores)
+        f"{_team(t, view)} {s}{' (tumbo)' if s == 11 else ''}" for t, s in enumerate(scores)
     )
     lines.append(f"Stones (12 win a chico, 11 is tumbo): {stones}")
     target = obs.get("chicos_to_win")
     first_to = f" (first to {target} wins)" if target else ""
-    lines.append(f"Chicos{first_to}: {view.per_side(list(obs.get('games') or [0, 0]))}")
+    games = list(obs.get("games") or [0, 0])
+    chicos = " · ".join(f"{_team(t, view)} {g}" for t, g in enumerate(games))
+    if view.viewer is not None:
+        ours = view.side_of[view.viewer]
+        seats = " & ".join(str(s) for s in range(players) if view.side_of[s] == ours)
+        chicos += f" (us: seats {seats})"
+    lines.append(f"Chicos{first_to}: {chicos}")
     vira = obs.get("vira")
     if vira:
         suit = _suit(vira, view)
-        lines.append(f"Vira: {view.card(vira)} — {suit} are trumps")
-        lines.append(f"Trumps, strongest first: {trumps_text(players, vira, view)}")
+        lines.append(
+            f"Vira: {view.card(vira)} — {suit} are trumps, strongest first: "
+            f"{trumps_text(players, vira, view)}"
+        )
         exempt = exempt_card(players, vira)
         top = trump_order(players, vira)[0]
         if exempt is None:
@@ -176,20 +188,19 @@ def render_envite_observation(obs: JSON, view: View, show_hand: bool = True) -> 
             )
     lines.extend(_bet_lines(obs, view))
     won = list(obs.get("tricks_won") or [0, 0])
-    lines.append(f"Tricks won (two win the deal): {view.per_side(won)}")
+    lines.append(
+        "Tricks won (two win the deal): "
+        + " · ".join(f"{_team(t, view)} {w}" for t, w in enumerate(won))
+    )
     trick = list(obs.get("trick") or [])
     number = len(obs.get("tricks") or []) + 1
     if trick:
-        played = "; ".join(f"{view.seat(t['seat'])} {view.card(t['card'])}" for t in trick)
+        played = "; ".join(f"{_who(t['seat'], view)} {_short(t['card'], view)}" for t in trick)
         text = f"Trick {number} so far: {played}"
-        vira = obs.get("vira")
         if vira:
             cards = tuple(DECK.parse(t["card"]) for t in trick)
-            players = int(obs.get("players") or view.players)
             best = trick[trick_winner(cards, players, DECK.parse(vira) // 10)]
-            text += (
-                f" — best so far: {_short(best['card'], view)} ({view.seat(best['seat'], False)})"
-            )
+            text += f" — best so far: {_short(best['card'], view)} ({_who(best['seat'], view)})"
         lines.append(text)
     elif not obs.get("match_over") and obs.get("to_play") is not None:
         leader = obs["to_play"]
@@ -202,15 +213,13 @@ def render_envite_observation(obs: JSON, view: View, show_hand: bool = True) -> 
             f"Shown to you at tumbo: {view.seat(shown['seat'], False)} holds "
             f"{view.cards(shown['cards'])}"
         )
-    said = _messages_by_seat(obs.get("messages") or [])
-    if said:
-        parts = [
-            f"{view.seat(seat)}: "
-            + (f"(+{len(items) - _RECENT} earlier) " if len(items) > _RECENT else "")
-            + ", ".join(items[-_RECENT:])
-            for seat, items in said
-        ]
-        lines.append("Team messages this deal: " + " · ".join(parts))
+    messages = list(obs.get("messages") or [])
+    if messages:
+        recent = messages[-_RECENT:]
+        earlier = len(messages) - len(recent)
+        parts = [f"{_who(seat, view)}: {', '.join(items)}" for seat, items in _by_seat(recent)]
+        more = f" (+{earlier} earlier)" if earlier else ""
+        lines.append("Team messages this deal: " + " · ".join(parts) + more)
     if obs.get("match_over"):
         lines.append("The match is over.")
     elif obs.get("to_act") is not None:
@@ -276,26 +285,43 @@ def _bet_lines(obs: JSON, view: View) -> list[str]:
         team = pending["team"]
         proposed = int(pending["level"])
         answer = (
-            "Your team must answer"
+            "We must answer"
             if obs.get("team_must_answer")
-            else f"{view.side(1 - team)} must answer"
+            else f"{_team(1 - team, view).capitalize()} must answer"
         )
         raise_text = f", or raise to {_bet(proposed + 1)}" if proposed < 4 else ""
         lines.append(
             f"Proposal: {view.seat(pending['seat'])} "
             f"{view.verb(pending['seat'], 'propose', 'proposes')} {_bet(proposed)} "
-            f"({_worth(proposed)}) for {view.side(team, False)}. {answer}: accept, fold "
-            f"({view.side(team, False)} scores {_VALUES[proposed - 1]}){raise_text}"
+            f"({_worth(proposed)}) for {_team(team, view)}. {answer}: accept, fold "
+            f"({_team(team, view)} +{_VALUES[proposed - 1]}){raise_text}"
         )
     return lines
 
 
-def _messages_by_seat(messages: Sequence[JSON]) -> list[tuple[int, list[str]]]:
+def _by_seat(messages: Sequence[JSON]) -> list[tuple[int, list[str]]]:
+    """Messages grouped by seat, seats in the order they first spoke."""
     out: dict[int, list[str]] = {}
     for m in messages:
         what = m.get("kind") if m.get("type") == "signal" else m.get("intent")
         out.setdefault(int(m["seat"]), []).append(f"{m.get('type')} {what}")
-    return sorted(out.items())
+    return list(out.items())
+
+
+def _who(seat: int | None, view: View) -> str:
+    """A seat in a status line: "you" or "Seat 3" (the full names are in the log)."""
+    if seat is not None and seat == view.viewer:
+        return "you"
+    return "nobody" if seat is None else f"Seat {seat}"
+
+
+def _team(team: int | None, view: View) -> str:
+    """A team in a status line: "us" and "them" for a player, "team 1" for a spectator."""
+    if team is None:
+        return "nobody"
+    if view.viewer is None:
+        return f"team {team}"
+    return "us" if view.side_of[view.viewer] == team else "them"
 
 
 # -- choices -------------------------------------------------------------------------------
