@@ -241,6 +241,10 @@ def test_lines_wrap_between_words_at_the_terminal_width() -> None:
     # The trump line is longer than 50: it is on two lines, broken between words.
     assert any(re.match(r"Trump: \w+ — indicator", line) for line in lines)
     assert "You left the match." in _plain(raw)
+    # Errors too (stderr), and a line typed that is not understood.
+    raw = in_pty(["play", "brscola"], [], cols=40)
+    lines = _plain(raw).split("\n")
+    assert max(len(line) for line in lines) <= 40 and "did you mean" in _plain(raw)
 
 
 def test_suits_in_colour_on_a_terminal_unless_no_color() -> None:

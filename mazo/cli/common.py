@@ -74,7 +74,8 @@ class Output:
             else:
                 # soft_wrap off: rich breaks long lines between words at the width.
                 self._console = Console(highlight=False, soft_wrap=not self._wrap)
-                self._errors = Console(highlight=False, soft_wrap=True, stderr=True)
+                wrap_errors = isatty(sys.stderr)
+                self._errors = Console(highlight=False, soft_wrap=not wrap_errors, stderr=True)
 
     @property
     def rich(self) -> bool:
@@ -104,7 +105,7 @@ class Output:
         if self._errors is not None:
             self._errors.print(text, style="bold red", markup=False, emoji=False)
         else:
-            _write(sys.stderr, text + "\n")
+            _write(sys.stderr, (_fill(text) if isatty(sys.stderr) else text) + "\n")
 
     def renderable(self, obj: Any) -> None:
         """Print a rich object (a table...); only call when :attr:`rich` is true."""
