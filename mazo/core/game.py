@@ -159,6 +159,9 @@ class GameInfo:
     """The score that wins the level above it: a game or chico where there is one
     (``games_unit``), else the match.  Envite 12 stones to a chico, Trionfetti
     ``points_to_win_game``, Escoba ``target_score``, Briscola ``match_wins_target``."""
+    deal_unit: str = ""
+    """What a deal's ``hand_end`` ``points`` count, where finer than the scores:
+    ``"card points"`` in Briscola (its scores count deals won); else the score unit."""
     games_unit: str = ""
     """What ``state.games`` count (``"chicos"``, ``"games"``), ``""`` where the game has
     no level between scores and the match (``state.games`` is then all zeros)."""
@@ -217,6 +220,7 @@ class Game:
         *,
         score_unit: str,
         score_target: int,
+        deal_unit: str = "",
         games_unit: str = "",
         games_target: int = 0,
         card_actions: int | None = None,
@@ -245,6 +249,7 @@ class Game:
             ),
             score_unit=score_unit,
             score_target=score_target,
+            deal_unit=deal_unit or score_unit,
             games_unit=games_unit,
             games_target=games_target,
             card_actions=deck.size if card_actions is None else card_actions,

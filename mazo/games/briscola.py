@@ -335,6 +335,7 @@ class BriscolaGame(Game):
             signals,
             score_unit="deals",
             score_target=self.target,
+            deal_unit="card points",
         )
 
     # -- notation ----------------------------------------------------------------
