@@ -15,6 +15,7 @@ from typing import Any
 
 from mazo.bots import BOTS, list_bots, parse_option_value
 from mazo.core.errors import MazoError
+from mazo.render import text_for
 from mazo.sim import SimResult
 from mazo.sim import run as run_sim
 from mazo.sim.runner import BACKENDS
@@ -55,14 +56,6 @@ Envite "stones/deal" (stones awarded per deal, 0 for a chico won outright) and "
 (mean chicos per match); Trionfetti "points/deal" (1, or an accepted vega's value) and
 "games" (mean games won per match).
 """
-
-# Per game: what a deal's points and the final score are called in the table.
-_LAST_COLUMNS = {
-    "briscola": ("card pts/deal", "deals won"),
-    "escoba": ("points/hand", "final score"),
-    "envite": ("stones/deal", "chicos"),
-    "trionfetti": ("points/deal", "games"),
-}
 
 
 def add_parser(subparsers: Any) -> None:
@@ -269,7 +262,8 @@ _HEADERS = ["bot", "played", "wins", "win rate", "95% CI"]
 
 
 def _print_table(out: Output, result: SimResult, save: str | None) -> None:
-    headers = [*_HEADERS, *_LAST_COLUMNS.get(result.game, ("points/deal", "final score"))]
+    # What a deal's points and the final score are called: the game's text says.
+    headers = [*_HEADERS, *text_for(result.game).sim_columns]
     if any(s.draws for s in result.stats.values()):
         headers.append("draws")
     title = f"{result.game}, {result.players} players, {result.games} matches, seed {result.seed}"

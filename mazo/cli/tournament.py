@@ -16,6 +16,7 @@ from typing import Any
 
 from mazo.bots import BOTS, list_bots
 from mazo.core.errors import MazoError
+from mazo.render import text_for
 from mazo.sim.elo import ANCHOR
 from mazo.sim.tournament import (
     TournamentResult,
@@ -35,7 +36,7 @@ from .common import (
     options_help,
     raw_formatter,
 )
-from .sim import _LAST_COLUMNS, add_backend_flags, check_backend_args
+from .sim import add_backend_flags, check_backend_args
 
 __all__ = ["add_parser", "run"]
 
@@ -278,7 +279,7 @@ def _stats_rows(stats: list[TournamentStats], draws: bool) -> list[list[str]]:
 
 
 def _print_tables(out: Output, result: TournamentResult) -> None:
-    deal_col, score_col = _LAST_COLUMNS.get(result.game, ("points/deal", "final score"))
+    deal_col, score_col = text_for(result.game).sim_columns
     draws = any(s.draws for s in result.totals.values())
     headers = [
         "bot",

@@ -231,6 +231,8 @@ def best_so_far(cards: Sequence[str], trump_suit: str | None) -> int:
 class BriscolaText(GameText):
     """Briscola's hooks."""
 
+    sim_columns = ("card pts/deal", "deals won")
+
     hand_in_choices = True
     stable_hand = True
     help = """\

@@ -243,6 +243,9 @@ class GameText:
     choices_after_talk: bool = False
     """After the human sends a message, print the choices again, not the whole table."""
 
+    sim_columns: tuple[str, str] = ("points/deal", "final score")
+    """``mazo sim``'s last two columns: what a deal's points and the final score are."""
+
     def language(self, options: Mapping[str, Any]) -> str:
         """The language of card names when the user chose none."""
         return "en"

@@ -647,6 +647,8 @@ def _hand_end(event: JSON, view: View) -> str:
 class EnviteText(GameText):
     """Envite's hooks: Spanish names, calls out of turn, team messages behind ``m``."""
 
+    sim_columns = ("stones/deal", "chicos")
+
     aliases: ClassVar[Mapping[str, str]] = {
         "e": "envio",
         "a": "accept",

@@ -236,6 +236,8 @@ def _render_escoba_observation(obs: JSON, view: View, show_hand: bool) -> str:
 class EscobaText(GameText):
     """Escoba's hooks: the hand always shown with values; a choice says what it takes."""
 
+    sim_columns = ("points/hand", "final score")
+
     help = """\
   7o+5c+3b           play 7O and take 5C and 3B (any order, any case); a card with
                      several captures lists them to choose from"""

@@ -761,6 +761,8 @@ _RANK_HINT = (
 class TrionfettiText(GameText):
     """Trionfetti's hooks: Italian names, the ranking on every screen, talk behind ``m``."""
 
+    sim_columns = ("points/deal", "games")
+
     aliases: ClassVar[Mapping[str, str]] = {"k": "keep", "v": "vega", "a": "accept"}
     help = """\
   8 9 10             card ranks besides 1-7 J Q K
