@@ -52,7 +52,6 @@ REGISTRY = "mazo.games"
 ALLOWED_NAMING: frozenset[str] = frozenset(
     {
         "mazo.cli.bench_bots",
-        "mazo.cli.sim",
     }
 )
 # Cycles owned by others (each a sorted tuple of its modules).  Shrink only.
