@@ -21,17 +21,28 @@ import mazo
 from mazo.bots import make_bot
 from mazo.bots.levels import BUDGET_MS
 from mazo.core.rng import derive_seed
-from mazo.games import load_game
+from mazo.games import GAMES, list_games, load_game
 
 __all__ = ["DEFAULT_CONFIGS", "measure_bot", "run_bot_bench"]
 
-DEFAULT_CONFIGS: tuple[tuple[str, int], ...] = (
-    ("briscola", 2),
-    ("escoba", 2),
-    ("envite", 4),
-    ("envite", 8),
-    ("trionfetti", 4),
-)
+LARGE_TABLE = 8
+"""Besides each game's smallest table, the bots are timed at this many players where a
+game allows it: the largest table a bot's time budget is set for."""
+
+
+def _default_configs() -> tuple[tuple[str, int], ...]:
+    """Each registered game at its smallest player count, and at :data:`LARGE_TABLE`
+    where it allows that, in the registry's order."""
+    configs: list[tuple[str, int]] = []
+    for name in list_games():
+        counts = sorted(GAMES[name].player_counts)
+        configs.append((name, counts[0]))
+        if LARGE_TABLE in counts[1:]:
+            configs.append((name, LARGE_TABLE))
+    return tuple(configs)
+
+
+DEFAULT_CONFIGS: tuple[tuple[str, int], ...] = _default_configs()
 
 
 def measure_bot(
