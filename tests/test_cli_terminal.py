@@ -343,3 +343,25 @@ def test_envite_status_fits_80_by_24(
     for table in tables:
         rows = sum(len(textwrap.wrap(line, 80)) or 1 for line in table.splitlines()) + 1
         assert rows <= 24, table
+
+
+# Commands only one game has, as the in-game help words them.
+_OWN_COMMANDS = {
+    "briscola": "exchange, decline",
+    "escoba": "7o+5c+3b",
+    "envite": "tumbo_play, tumbo_decline",
+    "trionfetti": "vega (v)",
+}
+
+
+@pytest.mark.parametrize("game", sorted(_OWN_COMMANDS))
+def test_help_lists_the_commands_of_the_game_played(
+    game: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    argv = ["play", game, "--seed", "1", "--vs", "random", "--pause", "never"]
+    _, out, _ = run_cli(argv, capsys, monkeypatch, "?\nq\n")
+    help_text = out.split("Commands at your turn:")[1].split("You left the match.")[0]
+    assert _OWN_COMMANDS[game] in help_text
+    for other, words in _OWN_COMMANDS.items():
+        assert other == game or words not in help_text, other
+    assert len(help_text.splitlines()) < 30

@@ -75,7 +75,7 @@ Commands at your turn:
 """The commands of every game; ``?`` adds the game's own (its text's ``help``)."""
 HELP_END = """\
   s, show            show the table again
-  t, tricks          the tricks played so far in this deal
+  t, tricks          {tricks}
   ?, help            this help
   q, quit            leave the match (Ctrl-D too); --save writes the record first"""
 
@@ -585,7 +585,7 @@ class Session:
 
     def help(self) -> str:
         """The in-game help: the common commands and this game's own."""
-        parts = [HELP, self.text.help, HELP_END]
+        parts = [HELP, self.text.help, HELP_END.format(tricks=self.text.tricks_help)]
         return "\n".join(p for p in parts if p)
 
     def _choices(self, obs: Mapping[str, Any], first: int = 1) -> list[str]:

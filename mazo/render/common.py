@@ -246,6 +246,9 @@ class GameText:
     sim_columns: tuple[str, str] = ("points/deal", "final score")
     """``mazo sim``'s last two columns: what a deal's points and the final score are."""
 
+    tricks_help: str = "the tricks played so far in this deal"
+    """What the ``t`` command lists (see :meth:`tricks`), for the in-game help."""
+
     def language(self, options: Mapping[str, Any]) -> str:
         """The language of card names when the user chose none."""
         return "en"

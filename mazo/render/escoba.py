@@ -237,6 +237,7 @@ class EscobaText(GameText):
     """Escoba's hooks: the hand always shown with values; a choice says what it takes."""
 
     sim_columns = ("points/hand", "final score")
+    tricks_help = "this hand's plays so far"
 
     help = """\
   7o+5c+3b           play 7O and take 5C and 3B (any order, any case); a card with

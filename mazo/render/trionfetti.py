@@ -762,6 +762,7 @@ class TrionfettiText(GameText):
     """Trionfetti's hooks: Italian names, the ranking on every screen, talk behind ``m``."""
 
     sim_columns = ("points/deal", "games")
+    tricks_help = "the tricks of this smazzata so far"
 
     aliases: ClassVar[Mapping[str, str]] = {"k": "keep", "v": "vega", "a": "accept"}
     help = """\
