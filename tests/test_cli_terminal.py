@@ -311,6 +311,8 @@ def test_a_misspelt_game_gets_a_suggestion(
     assert code == 2 and "did you mean briscola?" in err
     _, _, err = run_cli(["play", "chess"], capsys, monkeypatch)
     assert "did you mean" not in err
+    code, _, err = run_cli(["play", "briscola", "--vs", "heuristc"], capsys, monkeypatch)
+    assert code == 2 and "unknown bot 'heuristc'; did you mean heuristic?" in err
 
 
 def test_bench_takes_n_for_players(

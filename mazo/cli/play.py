@@ -8,6 +8,7 @@ itself, so no hidden card can reach the screen.  Bots also receive observations 
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import re
 import secrets
@@ -726,7 +727,9 @@ def _make_bot(spec: str, game: Game, seed: int, notes: list[str]) -> tuple[Any, 
     except RulesError as err:
         known = _bot_names()
         if known and name not in known:
-            raise CliError(f"unknown bot {spec!r}; bots are: {', '.join(known)}") from None
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f"did you mean {close[0]}? " if close else ""
+            raise CliError(f"unknown bot {spec!r}; {hint}bots are: {', '.join(known)}") from None
         if options:  # e.g. "bot 'ismcts' has no option foo; options are: ..."
             raise CliError(str(err)) from None
         problem = f"cannot play this game ({err})"
