@@ -11,7 +11,7 @@ import operator
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from mazo.core.cards import DeckSpec
 from mazo.core.errors import InvalidActionError, RulesError
@@ -22,6 +22,7 @@ __all__ = [
     "HAND_OVER",
     "OVER",
     "PHASE_MASK",
+    "DealFacts",
     "Game",
     "GameInfo",
     "MatchState",
@@ -448,6 +449,24 @@ class Game:
 
     def _defaults(self) -> dict[str, Any]:
         return {o.name: o.default for o in self.option_specs if self.options[o.name] == o.default}
+
+
+class DealFacts:
+    """Base of each game's ``_Deal``: what is fixed for one deal, shared by all its states
+    (a subclass lists its fields in ``__slots__``).  A state never changes one; a move that
+    must (Briscola's exchange, the end of a deal) changes a :meth:`copy`."""
+
+    __slots__ = ()
+
+    def copy(self) -> Self:
+        """A new object with the same fields (unset fields are an error, as they would be
+        to read)."""
+        cls = type(self)
+        out = cls.__new__(cls)
+        names: tuple[str, ...] = cls.__slots__
+        for name in names:
+            setattr(out, name, getattr(self, name))
+        return out
 
 
 def fresh(value: Any) -> Any:

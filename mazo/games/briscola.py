@@ -62,6 +62,7 @@ from mazo.core.game import (
     HAND_OVER,
     OVER,
     PHASE_MASK,
+    DealFacts,
     Game,
     MatchState,
     Option,
@@ -227,7 +228,7 @@ OPTIONS: tuple[Option, ...] = (
 )
 
 
-class _Deal:
+class _Deal(DealFacts):
     """Everything fixed for one deal, shared by all of its states."""
 
     __slots__ = (
@@ -271,12 +272,6 @@ class _Deal:
     exchanged: tuple[int, int, int] | None  # (seat, gave the 2, took the old indicator)
     declined: int | None  # the seat that kept the 2 of trumps when asked
     start_hands: int  # hands as packed when trick 1 starts (partners may be shown them)
-
-    def copy(self) -> _Deal:
-        new = _Deal.__new__(_Deal)
-        for name in _Deal.__slots__:
-            setattr(new, name, getattr(self, name))
-        return new
 
 
 class BriscolaGame(Game):

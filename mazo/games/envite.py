@@ -81,8 +81,8 @@ from mazo.core.game import (
     HAND_OVER,
     OVER,
     PHASE_MASK,
+    DealFacts,
     Game,
-    MatchState,
     Option,
     bad_action_id,
     fresh,
@@ -92,6 +92,7 @@ from mazo.core.game import (
     to_action_id,
 )
 from mazo.core.rng import Rng, derive_seed
+from mazo.core.tricks import PartnershipState, deal_nodes, last_end, unsaid
 
 __all__ = [
     "ACCEPT",
@@ -327,17 +328,13 @@ _K_DEAL, _K_TUMBO, _K_BET, _K_PLAY, _K_TRICK, _K_RENUNCIO, _K_MSG = range(7)
 _K_END, _K_CHICO, _K_MATCH = 7, 8, 9
 
 
-def _positive_int(value: Any) -> bool:
-    return type(value) is int and value >= 1
-
-
 OPTIONS: tuple[Option, ...] = (
     Option(
         "chicos_to_win",
         2,
         None,
         "chicos that win the match (the seed also knows 4)",
-        check=_positive_int,
+        check=int_at_least(1),
         describe="a positive integer",
     ),
     FIRST_DEALER,
@@ -465,7 +462,7 @@ def _table(n: int, vira: int) -> _Table:
     return t
 
 
-class _Deal:
+class _Deal(DealFacts):
     """What is fixed for one deal, shared by all its states."""
 
     __slots__ = (
@@ -504,12 +501,6 @@ class _Deal:
     trumps: int
     top: int
     plain: tuple[int, ...]
-
-    def copy(self) -> _Deal:
-        out = _Deal()
-        for name in _Deal.__slots__:
-            setattr(out, name, getattr(self, name))
-        return out
 
 
 _NO_BET = (0, -1, 0, -1, -1)  # level, raise right, proposed level, proposing team, proposer
@@ -710,7 +701,7 @@ def _start_deal(
     return state
 
 
-class EnviteState(MatchState):
+class EnviteState(PartnershipState):
     """An immutable Envite match position.
 
     ``_h`` packs every seat's hand (seat ``s`` owns bits ``40s..40s+39``); ``_trick`` the
@@ -720,20 +711,7 @@ class EnviteState(MatchState):
     since the last game action; ``_ev`` a persistent list of log nodes.
     """
 
-    __slots__ = (
-        "_bet",
-        "_d",
-        "_ev",
-        "_g",
-        "_h",
-        "_lead",
-        "_legal",
-        "_m",
-        "_said",
-        "_trick",
-        "_tw",
-        "to_act",
-    )
+    __slots__ = ("_bet",)
 
     _g: EnviteGame
     _d: _Deal
@@ -750,11 +728,6 @@ class EnviteState(MatchState):
     _legal: list[int] | None
 
     # -- public views ----------------------------------------------------------------
-
-    @property
-    def games(self) -> list[int]:
-        """Chicos per team."""
-        return list(self._d.games)
 
     @property
     def winner(self) -> int | None:
@@ -785,11 +758,6 @@ class EnviteState(MatchState):
         return self._bet[0]
 
     @property
-    def tricks_won(self) -> list[int]:
-        """Tricks won per team in this deal."""
-        return [self._tw & 15, self._tw >> 4]
-
-    @property
     def to_play(self) -> int:
         """The seat whose card is next (also while a proposal or a tumbo call waits)."""
         return (self._lead + len(self._trick)) % self._g.players
@@ -805,20 +773,6 @@ class EnviteState(MatchState):
         return [_CODES[c] for c in self._d.deck[3 * self._g.players + 1 :]]
 
     # -- actions ------------------------------------------------------------------------
-
-    def legal_actions(self, seat: int | None = None) -> list[int]:
-        """Sorted action ids ``seat`` (default: the seat to act) may take now."""
-        to_act = self.to_act
-        if seat is None or seat == to_act:
-            if to_act is None:
-                return []
-            legal = self._legal
-            if legal is None:
-                legal = self._legal = self._compute_legal(to_act)
-            return list(legal)
-        if type(seat) is not int or not 0 <= seat < self._g.players:
-            return []
-        return self._compute_legal(seat)
 
     def _compute_legal(self, seat: int) -> list[int]:
         phase = self._m & PHASE_MASK
@@ -844,10 +798,7 @@ class EnviteState(MatchState):
         else:
             return []
         said = self._said >> seat * _NMSG & _MSG_MASK
-        if said:
-            out += [m for m in msgs if not said >> (m - SIGNAL_BASE) & 1]
-        else:
-            out += msgs
+        out += unsaid(msgs, said, SIGNAL_BASE) if said else msgs  # no call: the usual case
         return out
 
     def _follow(self, hand: int) -> int:
@@ -930,21 +881,8 @@ class EnviteState(MatchState):
 
     # -- transitions -----------------------------------------------------------------
 
-    def _derive(self) -> EnviteState:
-        new = _new_state(EnviteState)
-        new._g = self._g
-        new._d = self._d
-        new._h = self._h
-        new._trick = self._trick
-        new._lead = self._lead
-        new._tw = self._tw
+    def _carry(self, new: EnviteState) -> None:
         new._bet = self._bet
-        new._said = 0
-        new._legal = None
-        new._m = self._m & ~HAND_OVER
-        new.to_act = self.to_act
-        new._ev = self._ev
-        return new
 
     def _play(self, seat: int, card: int, hands: int) -> EnviteState:
         n = self._g.players
@@ -1130,16 +1068,9 @@ class EnviteState(MatchState):
         """What ``seat`` may know (``None``: a spectator), JSON-ready."""
         return _observe(self, seat)
 
-    @property
-    def events(self) -> list[JSON]:
-        """The match log.  Team messages carry an ``audience``; the rest is public."""
-        game = self._g
-        return [_event_json(game, node) for node in log_nodes(self._ev)]
-
-    def _events_of(self, nodes: list[Any]) -> list[JSON]:
-        """The events of these log nodes (one event a node): ``events_since``."""
-        game = self._g
-        return [_event_json(game, node) for node in nodes]
+    def _event(self, node: tuple[Any, ...]) -> JSON:
+        """The event of a log node.  Team messages carry an ``audience``."""
+        return _event_json(self._g, node)
 
     def record(self) -> JSON:
         """A JSON-ready record of the match so far (see :mod:`mazo.record`)."""
@@ -1176,23 +1107,9 @@ class EnviteState(MatchState):
             f"hands [{hands}] stones {list(d.scores)} chicos {list(d.games)}>"
         )
 
-    def _key(self) -> tuple[Any, ...]:
+    def _own_key(self) -> tuple[Any, ...]:
         d = self._d
-        return (
-            d.number,
-            d.dealer,
-            d.deck,
-            d.scores,
-            d.games,
-            self._h,
-            self._trick,
-            self._lead,
-            self._tw,
-            self._bet,
-            self._said,
-            self.to_act,
-            self._m,
-        )
+        return (d.number, d.dealer, d.deck, d.scores, d.games, self._bet)
 
 
 def _end_deal(
@@ -1325,28 +1242,6 @@ def _event_json(game: EnviteGame, node: tuple[Any, ...]) -> JSON:
     return {"type": "match_end", "winner": node[2], "scores": list(node[3]), "games": list(node[4])}
 
 
-def _deal_nodes(state: EnviteState) -> list[tuple[Any, ...]]:
-    """The log nodes of the deal in progress (the last deal once the match is over),
-    its ``deal`` node first."""
-    out = []
-    node = state._ev
-    while node[1] != _K_DEAL:
-        out.append(node)
-        node = node[0]
-    out.append(node)
-    out.reverse()
-    return out
-
-
-def _last_end(state: EnviteState) -> JSON | None:
-    node = state._ev
-    while node is not None:
-        if node[1] == _K_END:
-            return {"points": list(node[2]), "detail": fresh(node[3])}
-        node = node[0]
-    return None
-
-
 def _visible(node: tuple[Any, ...], seat: int | None) -> bool:
     if node[1] != _K_MSG or node[4] is None:
         return True
@@ -1361,7 +1256,9 @@ def _observe(state: EnviteState, seat: int | None) -> JSON:
     d = state._d
     phase = state._m & PHASE_MASK
     level, right, proposed, pteam, proposer = state._bet
-    log = [_event_json(game, node) for node in _deal_nodes(state) if _visible(node, seat)]
+    log = [
+        _event_json(game, node) for node in deal_nodes(state._ev, _K_DEAL) if _visible(node, seat)
+    ]
     tricks = [
         {"leader": e["leader"], "cards": e["cards"], "winner": e["winner"], "team": e["team"]}
         for e in log
@@ -1431,7 +1328,7 @@ def _observe(state: EnviteState, seat: int | None) -> JSON:
         "signals": game.options["signals"],
         "shown_hands": shown,
         "deal_log": log,
-        "last_deal": _last_end(state),
+        "last_deal": last_end(state._ev, _K_END),
         "hand_over": state.hand_over,
         "match_over": state.match_over,
         "winner": state.winner,

@@ -59,6 +59,7 @@ from mazo.core.game import (
     Option,
     bad_action_id,
     fresh,
+    int_at_least,
     log_nodes,
     plain_int,
     to_action_id,
@@ -96,10 +97,6 @@ def capture_value(card: str) -> int:
     return VALUE[DECK.parse(card)]
 
 
-def _positive_int(value: Any) -> bool:
-    return type(value) is int and value >= 1
-
-
 OPTIONS: tuple[Option, ...] = (
     Option(
         "four_player_mode",
@@ -119,7 +116,7 @@ OPTIONS: tuple[Option, ...] = (
         21,
         None,
         "points to win the match (15 and 30 are common too)",
-        check=_positive_int,
+        check=int_at_least(1),
         describe="a positive integer",
     ),
     Option(

@@ -75,16 +75,18 @@ from mazo.core.game import (
     HAND_OVER,
     OVER,
     PHASE_MASK,
+    DealFacts,
     Game,
-    MatchState,
     Option,
     bad_action_id,
     fresh,
+    int_at_least,
     log_nodes,
     plain_int,
     to_action_id,
 )
 from mazo.core.rng import Rng, derive_seed
+from mazo.core.tricks import PartnershipState, deal_nodes, last_end, unsaid
 
 __all__ = [
     "CLAIMS",
@@ -189,10 +191,6 @@ _PHASE_NAMES = {PLAY: "play", RANK: "ranking", VEGA_PENDING: "vega_pending", OVE
 ) = range(17)
 
 
-def _positive_int(value: Any) -> bool:
-    return type(value) is int and value >= 1
-
-
 def _ranking_option(value: Any) -> bool:
     try:
         parse_ranking(value)
@@ -211,7 +209,7 @@ OPTIONS: tuple[Option, ...] = (
         20,
         None,
         "points that win a game",
-        check=_positive_int,
+        check=int_at_least(1),
         describe="a positive integer",
     ),
     Option(
@@ -219,7 +217,7 @@ OPTIONS: tuple[Option, ...] = (
         3,
         None,
         "games that win the match",
-        check=_positive_int,
+        check=int_at_least(1),
         describe="a positive integer",
     ),
     Option(
@@ -385,7 +383,7 @@ def _ranking_text(ranking: Ranking) -> str:
 # -- the game --------------------------------------------------------------------------------
 
 
-class _Deal:
+class _Deal(DealFacts):
     """What is fixed for one deal (or a smazzata's ranking choice), shared by its states."""
 
     __slots__ = (
@@ -415,12 +413,6 @@ class _Deal:
     seed: int
     packs: tuple[tuple[int, ...], ...]
     draw: tuple[tuple[tuple[int, int], ...], ...] | None  # the first dealer's draw
-
-    def copy(self) -> _Deal:
-        out = _Deal()
-        for name in _Deal.__slots__:
-            setattr(out, name, getattr(self, name))
-        return out
 
 
 class TrionfettiGame(Game):
@@ -751,7 +743,7 @@ _NO_VEGA = (False, -1, 0, -1, 1, False)
 _NO_EXTRA: tuple[Any, ...] = ((0, 0, 0, 0), (0, 0, 0, 0), False, False, False)
 
 
-class TrionfettiState(MatchState):
+class TrionfettiState(PartnershipState):
     """An immutable Trionfetti match position.
 
     ``_h`` packs every seat's hand (seat ``s`` owns bits ``52s..52s+51``); ``_trick`` the
@@ -760,21 +752,7 @@ class TrionfettiState(MatchState):
     the messages sent since the last move; ``_ev`` a persistent list of log nodes.
     """
 
-    __slots__ = (
-        "_d",
-        "_ev",
-        "_g",
-        "_h",
-        "_lead",
-        "_legal",
-        "_m",
-        "_said",
-        "_trick",
-        "_tw",
-        "_vega",
-        "_x",
-        "to_act",
-    )
+    __slots__ = ("_vega", "_x")
 
     _g: TrionfettiGame
     _d: _Deal
@@ -792,11 +770,6 @@ class TrionfettiState(MatchState):
     _legal: list[int] | None
 
     # -- public views ------------------------------------------------------------------
-
-    @property
-    def games(self) -> list[int]:
-        """Games won per team."""
-        return list(self._d.games)
 
     @property
     def winner(self) -> int | None:
@@ -825,11 +798,6 @@ class TrionfettiState(MatchState):
         """The bottom card of the smazzata's pack (shown at the cut)."""
         return _CODES[self._d.pack[-1]]
 
-    @property
-    def tricks_won(self) -> list[int]:
-        """Tricks won per team in this deal."""
-        return [self._tw & 15, self._tw >> 4]
-
     # Omniscient views, for tests and tools; never hand them to a client or a bot.
 
     def hand(self, seat: int) -> list[str]:
@@ -843,20 +811,6 @@ class TrionfettiState(MatchState):
         return [_CODES[c] for c in d.pack[dealt:]]
 
     # -- actions ------------------------------------------------------------------------
-
-    def legal_actions(self, seat: int | None = None) -> list[int]:
-        """Sorted action ids ``seat`` (default: the seat to act) may take now."""
-        to_act = self.to_act
-        if seat is None or seat == to_act:
-            if to_act is None:
-                return []
-            legal = self._legal
-            if legal is None:
-                legal = self._legal = self._compute_legal(to_act)
-            return list(legal)
-        if type(seat) is not int or not 0 <= seat < 4:
-            return []
-        return self._compute_legal(seat)
 
     def _compute_legal(self, seat: int) -> list[int]:
         phase = self._m & PHASE_MASK
@@ -894,10 +848,7 @@ class TrionfettiState(MatchState):
         if talk:
             msgs = _ALL_MSGS if talk == 2 else _PARTNER_MSGS
             said = self._said >> seat * _NMSG & _MSG_MASK
-            if said:
-                out += [m for m in msgs if not said >> (m - SIGNAL_BASE) & 1]
-            else:
-                out += msgs
+            out += unsaid(msgs, said, SIGNAL_BASE) if said else msgs  # no call: the usual case
         return out
 
     def _talk(self, seat: int) -> int:
@@ -954,22 +905,9 @@ class TrionfettiState(MatchState):
 
     # -- transitions --------------------------------------------------------------------
 
-    def _derive(self) -> TrionfettiState:
-        new = _new_state(TrionfettiState)
-        new._g = self._g
-        new._d = self._d
-        new._h = self._h
-        new._trick = self._trick
-        new._lead = self._lead
-        new._tw = self._tw
+    def _carry(self, new: TrionfettiState) -> None:
         new._vega = self._vega
         new._x = self._x
-        new._said = 0
-        new._legal = None
-        new._m = self._m & ~HAND_OVER
-        new.to_act = self.to_act
-        new._ev = self._ev
-        return new
 
     def _play(self, seat: int, card: int, hands: int) -> TrionfettiState:
         trick = self._trick + (card,)  # noqa: RUF005 (cheaper than unpacking)
@@ -1209,14 +1147,9 @@ class TrionfettiState(MatchState):
         """What ``seat`` may know (``None``: a spectator), JSON-ready."""
         return _observe(self, seat)
 
-    @property
-    def events(self) -> list[JSON]:
-        """The match log.  Private events carry an ``audience``; the rest is public."""
-        return [_event_json(node) for node in log_nodes(self._ev)]
-
-    def _events_of(self, nodes: list[Any]) -> list[JSON]:
-        """The events of these log nodes (one event a node): ``events_since``."""
-        return [_event_json(node) for node in nodes]
+    def _event(self, node: tuple[Any, ...]) -> JSON:
+        """The event of a log node.  Private events carry an ``audience``."""
+        return _event_json(node)
 
     def record(self) -> JSON:
         """A JSON-ready record of the match so far (see :mod:`mazo.record`)."""
@@ -1285,7 +1218,7 @@ class TrionfettiState(MatchState):
             f"scores {list(d.scores)} games {list(d.games)}>"
         )
 
-    def _key(self) -> tuple[Any, ...]:
+    def _own_key(self) -> tuple[Any, ...]:
         d = self._d
         return (
             d.number,
@@ -1296,15 +1229,8 @@ class TrionfettiState(MatchState):
             d.ranking,
             d.scores,
             d.games,
-            self._h,
-            self._trick,
-            self._lead,
-            self._tw,
             self._vega,
             self._x,
-            self._said,
-            self.to_act,
-            self._m,
         )
 
 
@@ -1520,27 +1446,6 @@ def _audience(node: tuple[Any, ...]) -> Any:
     return None
 
 
-def _smazzata_nodes(state: TrionfettiState) -> list[tuple[Any, ...]]:
-    """The log nodes of the smazzata in progress, its start node first."""
-    out = []
-    node = state._ev
-    while node[1] != _K_SMAZ:
-        out.append(node)
-        node = node[0]
-    out.append(node)
-    out.reverse()
-    return out
-
-
-def _last_end(state: TrionfettiState) -> JSON | None:
-    node = state._ev
-    while node is not None:
-        if node[1] == _K_END:
-            return {"points": list(node[2]), "detail": fresh(node[3])}
-        node = node[0]
-    return None
-
-
 def _observe(state: TrionfettiState, seat: int | None) -> JSON:
     game = state._g
     if seat is not None and (type(seat) is not int or not 0 <= seat < 4):
@@ -1548,7 +1453,7 @@ def _observe(state: TrionfettiState, seat: int | None) -> JSON:
     d = state._d
     phase = state._m & PHASE_MASK
     history = game.options["history_visible"]
-    nodes = _smazzata_nodes(state)
+    nodes = deal_nodes(state._ev, _K_SMAZ)  # the smazzata in progress
     current = max((i for i, n in enumerate(nodes) if n[1] == _K_DEAL), default=len(nodes))
     log: list[JSON] = []
     deal_log: list[JSON] = []
@@ -1619,7 +1524,7 @@ def _observe(state: TrionfettiState, seat: int | None) -> JSON:
         "messages": [e for e in deal_log if e["type"] in ("signal", "announce", "tell", "say")],
         "deal_log": deal_log,
         "smazzata_log": log,
-        "last_deal": _last_end(state),
+        "last_deal": last_end(state._ev, _K_END),
         "hand_over": state.hand_over,
         "match_over": state.match_over,
         "winner": state.winner,

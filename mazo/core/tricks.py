@@ -1,0 +1,164 @@
+"""What the partnership trick games share: two teams (``seat % 2``), hands packed in one
+int, tricks won per team packed in one int, a legal-action cache, per-seat message bits
+and a persistent log.
+
+Envite and Trionfetti states subclass :class:`PartnershipState`.  Each keeps its own
+``_play`` (the hot path of every search: the rules of a trick differ, and a shared
+version would cost calls on every card) and declares its slots; the rest is here once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Self
+
+from mazo.core.game import HAND_OVER, JSON, MatchState, fresh, log_nodes
+
+__all__ = ["PartnershipState", "deal_nodes", "last_end", "unsaid"]
+
+
+def unsaid(msgs: Sequence[int], said: int, base: int) -> Sequence[int]:
+    """The message ids of ``msgs`` a seat has not sent since the last game action;
+    ``said`` is that seat's bits (bit ``m - base`` for message ``m``).
+
+    >>> unsaid((46, 47, 48), 0b010, 46)
+    [46, 48]
+    """
+    if said:
+        return [m for m in msgs if not said >> (m - base) & 1]
+    return msgs
+
+
+def deal_nodes(node: tuple[Any, ...], start: int) -> list[tuple[Any, ...]]:
+    """The log nodes from the newest node of kind ``start`` (a deal's or a smazzata's
+    first node) to ``node``, oldest first."""
+    out = []
+    while node[1] != start:
+        out.append(node)
+        node = node[0]
+    out.append(node)
+    out.reverse()
+    return out
+
+
+def last_end(node: tuple[Any, ...] | None, end: int) -> JSON | None:
+    """The points and detail of the newest node of kind ``end`` (a deal's end:
+    ``(previous, end, points, detail)``), or None when no deal has ended."""
+    while node is not None:
+        if node[1] == end:
+            return {"points": list(node[2]), "detail": fresh(node[3])}
+        node = node[0]
+    return None
+
+
+class PartnershipState(MatchState):
+    """Base of the partnership trick games' states.
+
+    The slots: ``_g``, ``_d``, ``_h`` (every seat's hand, a fixed number of bits a seat),
+    ``_trick`` (cards of the trick in progress from its leader ``_lead``),
+    ``_tw`` (tricks won: team 0 in bits 0-3, team 1 in bits 4-7), ``_said`` (messages sent
+    since the last game action), ``_legal`` (the cache of ``to_act``'s legal actions),
+    ``_m``, ``to_act`` and ``_ev`` (the log's newest node).  A subclass adds its own
+    slots (:meth:`_carry` copies them).
+    """
+
+    __slots__ = (
+        "_d",
+        "_ev",
+        "_g",
+        "_h",
+        "_lead",
+        "_legal",
+        "_m",
+        "_said",
+        "_trick",
+        "_tw",
+        "to_act",
+    )
+
+    _h: int
+    _trick: tuple[int, ...]
+    _lead: int
+    _tw: int
+    _said: int
+    _legal: list[int] | None
+    _ev: Any
+    to_act: int | None
+
+    @property
+    def games(self) -> list[int]:
+        """Per team, the level above the scores (Envite chicos, Trionfetti games)."""
+        return list(self._d.games)
+
+    @property
+    def tricks_won(self) -> list[int]:
+        """Tricks won per team in this deal."""
+        return [self._tw & 15, self._tw >> 4]
+
+    def legal_actions(self, seat: int | None = None) -> list[int]:
+        """Sorted action ids ``seat`` (default: the seat to act) may take now."""
+        to_act = self.to_act
+        if seat is None or seat == to_act:
+            if to_act is None:
+                return []
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self._compute_legal(to_act)
+            return list(legal)
+        if type(seat) is not int or not 0 <= seat < self._g.players:
+            return []
+        return self._compute_legal(seat)
+
+    def _compute_legal(self, seat: int) -> list[int]:
+        raise NotImplementedError
+
+    def _derive(self) -> Self:
+        """A copy to change for a move other than a card: messages cleared, the hand-over
+        flag dropped, the legal cache empty."""
+        new = object.__new__(type(self))
+        new._g = self._g
+        new._d = self._d
+        new._h = self._h
+        new._trick = self._trick
+        new._lead = self._lead
+        new._tw = self._tw
+        new._said = 0
+        new._legal = None
+        new._m = self._m & ~HAND_OVER
+        new.to_act = self.to_act
+        new._ev = self._ev
+        self._carry(new)
+        return new
+
+    def _carry(self, new: Self) -> None:
+        """Copy the game's own slots into ``new`` (see :meth:`_derive`)."""
+        raise NotImplementedError
+
+    def _event(self, node: tuple[Any, ...]) -> JSON:
+        """The event of one log node (log nodes are events one to one)."""
+        raise NotImplementedError
+
+    @property
+    def events(self) -> list[JSON]:
+        """The match log.  Private events carry an ``audience``; the rest is public."""
+        return [self._event(node) for node in log_nodes(self._ev)]
+
+    def _events_of(self, nodes: list[Any]) -> list[JSON]:
+        """The events of these log nodes (one event a node): ``events_since``."""
+        return [self._event(node) for node in nodes]
+
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            *self._own_key(),
+            self._h,
+            self._trick,
+            self._lead,
+            self._tw,
+            self._said,
+            self.to_act,
+            self._m,
+        )
+
+    def _own_key(self) -> tuple[Any, ...]:
+        """The deal's facts and the game's own slots, for :meth:`_key`."""
+        raise NotImplementedError
