@@ -15,7 +15,15 @@ from math import comb
 
 from mazo.core.cards import DeckSpec
 
-__all__ = ["card_mask", "deal_odds", "game_equity", "holds", "one_placement"]
+__all__ = [
+    "card_codes",
+    "card_mask",
+    "deal_odds",
+    "game_equity",
+    "holds",
+    "one_placement",
+    "trick_value",
+]
 
 
 def holds(pool: int, hidden: int, good: int) -> float:
@@ -52,6 +60,18 @@ def deal_odds(won: int, lost: int, chances: Sequence[float]) -> float:
             nxt[k + 1] += p * q
         dist = nxt
     return min(1.0, sum(dist[need:]))
+
+
+def trick_value(p: float, won: int, lost: int, rest: Sequence[float]) -> float:
+    """The chance of the deal (two tricks first) when this trick is taken with chance
+    ``p`` and each later one with the chances ``rest``.
+
+    >>> trick_value(1.0, 1, 0, []), trick_value(0.5, 1, 1, [])
+    (1.0, 0.5)
+    """
+    win = deal_odds(won + 1, lost, rest)
+    lose = deal_odds(won, lost + 1, rest)
+    return p * win + (1.0 - p) * lose
 
 
 @cache
@@ -99,3 +119,13 @@ def card_mask(deck: DeckSpec, codes: Iterable[str]) -> int:
     for code in codes:
         out |= 1 << deck.parse(code)
     return out
+
+
+def card_codes(deck: DeckSpec) -> tuple[str, ...]:
+    """Every card code of ``deck`` in card-id order (suit-major).
+
+    >>> from mazo.core.cards import LATIN_40
+    >>> card_codes(LATIN_40)[:3], len(card_codes(LATIN_40))
+    (('1O', '2O', '3O'), 40)
+    """
+    return tuple(deck.format(card) for card in range(deck.size))

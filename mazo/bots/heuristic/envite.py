@@ -67,8 +67,16 @@ from functools import cache
 from typing import Any
 
 from mazo.bots.base import Observation, check_bot_options, legal_ids
-from mazo.bots.odds import card_mask, deal_odds, game_equity, one_placement
+from mazo.bots.odds import (
+    card_codes,
+    card_mask,
+    deal_odds,
+    game_equity,
+    one_placement,
+    trick_value,
+)
 from mazo.bots.odds import holds as _holds
+from mazo.core.cards import LATIN_40, SUITS
 from mazo.core.errors import RulesError
 from mazo.core.game import Game, State
 from mazo.core.rng import Rng
@@ -76,9 +84,7 @@ from mazo.games.envite import BET_VALUES, award, exempt_card, trump_order
 
 __all__ = ["EnviteHeuristic", "chico_equity", "deal_odds", "match_equity"]
 
-SUITS = "OCEB"
-RANKS = ("1", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
-ALL_CARDS: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
+ALL_CARDS = card_codes(LATIN_40)
 _PLAIN_ORDER = ("K", "Q", "J", "1", "7", "6", "5", "4", "3", "2")  # §3.4, strongest first
 TRUMP = "T"  # the effective suit of every trump (§3.5)
 
@@ -410,9 +416,7 @@ class _View:
         plays = [*self.trick, (self.seat, card)]
         p = self.p_take(plays, self.after(len(plays)) if after is None else after)
         rest = [qs[c] for c in self.hand if c != card]
-        win = deal_odds(self.won + 1, self.lost, rest)
-        lose = deal_odds(self.won, self.lost + 1, rest)
-        return p * win + (1.0 - p) * lose, p
+        return trick_value(p, self.won, self.lost, rest), p
 
     def estimate(self) -> float:
         """``E``: the chance that the bot's team wins this deal."""
@@ -420,10 +424,7 @@ class _View:
         in_trick = any(s == self.seat for s, _ in self.trick)
         if in_trick:  # already played: the trick is the others' now
             p = self.p_take(self.trick, self.after(len(self.trick)))
-            rest = list(qs.values())
-            win = deal_odds(self.won + 1, self.lost, rest)
-            lose = deal_odds(self.won, self.lost + 1, rest)
-            return p * win + (1.0 - p) * lose
+            return trick_value(p, self.won, self.lost, list(qs.values()))
         if self.to_play == self.seat:
             return max(self.value(c, qs)[0] for c in self.playable())
         if self.trick:  # to play later in this trick: the others still to play follow

@@ -38,15 +38,15 @@ from math import comb
 from typing import Any
 
 from mazo.bots.base import Observation, check_bot_options, legal_ids
-from mazo.bots.odds import card_mask, one_placement
+from mazo.bots.odds import card_codes, card_mask, one_placement
+from mazo.core.cards import LATIN_40
 from mazo.core.game import Game
 from mazo.core.rng import Rng
 
 __all__ = ["EscobaHeuristic", "card_value"]
 
-SUITS = "OCEB"
-RANKS = ("1", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
-ALL_CARDS: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
+RANKS = LATIN_40.ranks
+ALL_CARDS = card_codes(LATIN_40)
 _VALUE = {r: i + 1 for i, r in enumerate(RANKS)}
 VELO = "7O"
 

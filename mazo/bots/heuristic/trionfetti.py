@@ -89,8 +89,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from mazo.bots.base import Observation, check_bot_options, legal_ids
-from mazo.bots.odds import card_mask, deal_odds, game_equity, one_placement
+from mazo.bots.odds import (
+    card_codes,
+    card_mask,
+    deal_odds,
+    game_equity,
+    one_placement,
+    trick_value,
+)
 from mazo.bots.odds import holds as _holds
+from mazo.core.cards import LATIN_52
 from mazo.core.errors import RulesError
 from mazo.core.game import Game
 from mazo.core.rng import Rng
@@ -98,9 +106,7 @@ from mazo.games.trionfetti import PRESETS, known_places
 
 __all__ = ["TrionfettiHeuristic", "deal_odds", "game_equity"]
 
-SUITS = "OCEB"
-RANKS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-ALL_CARDS: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
+ALL_CARDS = card_codes(LATIN_52)
 _INFO = ("show_bottom", "peek", "show")
 
 # -- weights ------------------------------------------------------------------------------
@@ -307,10 +313,7 @@ class _View:
         if self.partner in after and self.partner_open:
             spent = self.spend(self.partner, plays)
             partners = [c for c in partners if c != spent]
-        rest = self.chances(mine, partners)
-        win = deal_odds(self.won + 1, self.lost, rest)
-        lose = deal_odds(self.won, self.lost + 1, rest)
-        return p * win + (1.0 - p) * lose, p
+        return trick_value(p, self.won, self.lost, self.chances(mine, partners)), p
 
     def estimate(self) -> float:
         """``E``: the chance that the bot's team wins the deal in progress."""
@@ -331,10 +334,7 @@ class _View:
                     mine = [c for c in mine if c != spent]
                 else:
                     partners = [c for c in partners if c != spent]
-        rest = self.chances(mine, partners)
-        win = deal_odds(self.won + 1, self.lost, rest)
-        lose = deal_odds(self.won, self.lost + 1, rest)
-        return p * win + (1.0 - p) * lose
+        return trick_value(p, self.won, self.lost, self.chances(mine, partners))
 
     def choose_card(self, cards: Sequence[str]) -> list[str]:
         """The best cards to play now (more than one only within one level)."""
