@@ -67,7 +67,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from mazo.core.cards import LATIN_52, iter_bits
 from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
@@ -735,12 +735,35 @@ def _leftover(d: _Deal) -> int:
     return mask
 
 
-# Vega state: (used, calling team, value, caller, stake, talk window after acceptance).
+# Two small tuples of a state, read through named indices (a NamedTuple's fields, even
+# indexed, read about three times slower in CPython 3.11, and ``_compute_legal`` and
+# ``_play`` read them on every move).
+# ``_vega``: whether the vega was called this deal, the calling team, its value, the
+# caller, the stake the deal is played for, and whether the talk window that follows an
+# acceptance is open.
+_V_USED: Final = 0
+_V_TEAM: Final = 1
+_V_VALUE: Final = 2
+_V_CALLER: Final = 3
+_V_STAKE: Final = 4
+_V_TALK: Final = 5
 _NO_VEGA = (False, -1, 0, -1, 1, False)
-# Extra state: (late cards per seat from the previous deal's end for opt-in sharing,
-# cards each seat has shown its partner this smazzata, dealer peeked, leftover public,
-# bottom card public).
+# ``_x``, what has been shown: per seat the cards left from the previous deal's end it may
+# still show its partner (opt-in sharing), per seat the cards it has shown its partner this
+# smazzata, whether the dealer peeked, whether the leftover is public, whether the bottom
+# card is public.
+_X_LATE: Final = 0
+_X_SHOWN: Final = 1
+_X_PEEKED: Final = 2
+_X_LEFTOVER: Final = 3
+_X_BOTTOM: Final = 4
 _NO_EXTRA: tuple[Any, ...] = ((0, 0, 0, 0), (0, 0, 0, 0), False, False, False)
+
+
+def _with(fields: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    """``fields`` with the one at ``index`` replaced (off the hot path: a call costs more
+    than the slicing it names)."""
+    return (*fields[:index], value, *fields[index + 1 :])
 
 
 class TrionfettiState(PartnershipState):
@@ -824,21 +847,21 @@ class TrionfettiState(PartnershipState):
         elif phase == PLAY:
             if seat == self.to_act:
                 out = list(iter_bits(self._h >> seat * 52 & _FULL))
-                if not vega[0]:
+                if not vega[_V_USED]:
                     out.append(VEGA)
             else:
                 out = []
         else:
-            out = [ACCEPT, REFUSE] if seat % 2 != vega[1] else []
+            out = [ACCEPT, REFUSE] if seat % 2 != vega[_V_TEAM] else []
         x = self._x
-        if game.options["bottom_card_shown"] == "on_request" and not x[4]:
+        if game.options["bottom_card_shown"] == "on_request" and not x[_X_BOTTOM]:
             out.append(SHOW_BOTTOM)
         if (
             phase != RANK
             and self._d.k == 4
             and seat == self._d.dealer
-            and not x[2]
-            and not x[3]
+            and not x[_X_PEEKED]
+            and not x[_X_LEFTOVER]
             and game.options["dealer_peek_deal4"] == "opt_in"
         ):
             out.append(PEEK)
@@ -862,8 +885,8 @@ class TrionfettiState(PartnershipState):
             return 2
         vega = self._vega
         if phase == VEGA_PENDING:
-            return 1 if seat % 2 != vega[1] else 0
-        return 1 if vega[5] else 0
+            return 1 if seat % 2 != vega[_V_TEAM] else 0
+        return 1 if vega[_V_TALK] else 0
 
     def _showable(self, seat: int) -> int:
         """Opt-in sharing: the cards ``seat`` may show its partner now and has not."""
@@ -871,10 +894,12 @@ class TrionfettiState(PartnershipState):
         if phase == OVER:
             return 0
         vega = self._vega
-        allowed: int = self._x[0][seat]
-        if (phase == VEGA_PENDING and seat % 2 != vega[1]) or (phase == PLAY and vega[0]):
+        allowed: int = self._x[_X_LATE][seat]
+        if (phase == VEGA_PENDING and seat % 2 != vega[_V_TEAM]) or (
+            phase == PLAY and vega[_V_USED]
+        ):
             allowed |= self._h >> seat * 52 & _FULL
-        shown: int = self._x[1][seat]
+        shown: int = self._x[_X_SHOWN][seat]
         return allowed & ~shown
 
     def apply(self, action: int | str, seat: int | None = None) -> TrionfettiState:
@@ -919,15 +944,16 @@ class TrionfettiState(PartnershipState):
         new._legal = None
         new._m = PLAY
         vega = self._vega
-        new._vega = (*vega[:5], False) if vega[5] else vega
+        new._vega = _with(vega, _V_TALK, False) if vega[_V_TALK] else vega
         x = self._x
-        if x[0] != _NO_EXTRA[0]:
-            x = (_NO_EXTRA[0], *x[1:])  # the previous deal's cards may no longer be shown
+        if x[_X_LATE] != _NO_EXTRA[_X_LATE]:
+            # the previous deal's cards may no longer be shown
+            x = _with(x, _X_LATE, _NO_EXTRA[_X_LATE])
         ev: Any = (self._ev, _K_PLAY, seat, card)
         tw = self._tw
-        if len(trick) == 2 and d.k == 4 and not tw and not x[3]:
+        if len(trick) == 2 and d.k == 4 and not tw and not x[_X_LEFTOVER]:
             ev = (ev, _K_LEFT, _leftover(d))
-            x = (*x[:3], True, x[4])
+            x = _with(x, _X_LEFTOVER, True)
         new._x = x
         if len(trick) < 4:
             new._trick = trick
@@ -953,7 +979,7 @@ class TrionfettiState(PartnershipState):
         new._lead = winner
         new.to_act = winner
         if tw >> 4 * team & 15 == 2:
-            return _end_deal(new, "tricks", team, vega[4])
+            return _end_deal(new, "tricks", team, vega[_V_STAKE])
         return new
 
     def _special(self, text: str, seat: int | None) -> TrionfettiState | None:
@@ -1005,9 +1031,9 @@ class TrionfettiState(PartnershipState):
         phase = self._m & PHASE_MASK
         if phase == RANK:
             return "no talk before the deal"
-        if phase == VEGA_PENDING and seat % 2 == self._vega[1]:
+        if phase == VEGA_PENDING and seat % 2 == self._vega[_V_TEAM]:
             return "only the answering team may confer while a vega waits"
-        if phase != VEGA_PENDING and not self._vega[5] and not self._tw:
+        if phase != VEGA_PENDING and not self._vega[_V_TALK] and not self._tw:
             return "no talk in the first trick (§11.2)"
         return "only partners may confer now, not the table"
 
@@ -1037,14 +1063,14 @@ class TrionfettiState(PartnershipState):
         new = self._derive()
         x = self._x
         if a == SHOW_BOTTOM:
-            new._x = (*x[:4], True)
+            new._x = _with(x, _X_BOTTOM, True)
             new._ev = (self._ev, _K_BOTTOM, actor, self._d.pack[-1])
         elif a == PEEK:
-            new._x = (x[0], x[1], True, *x[3:])
+            new._x = _with(x, _X_PEEKED, True)
             new._ev = (self._ev, _K_PEEK, actor, _leftover(self._d))
         else:  # SHOW: the previous deal's cards left, then the hand (two log nodes)
             cards = self._showable(actor)
-            late = cards & x[0][actor]
+            late = cards & x[_X_LATE][actor]
             ev = self._ev
             if late:
                 ev = (ev, _K_SHARE, actor, late, "shown_previous")
@@ -1235,11 +1261,11 @@ class TrionfettiState(PartnershipState):
 
 
 def _shared(x: tuple[Any, ...], seat: int, cards: int) -> tuple[Any, ...]:
-    shown = list(x[1])
+    shown = list(x[_X_SHOWN])
     shown[seat] |= cards
-    late = list(x[0])
+    late = list(x[_X_LATE])
     late[seat] &= ~cards
-    return (tuple(late), tuple(shown), *x[2:])
+    return (tuple(late), tuple(shown), *x[_X_PEEKED:])
 
 
 def _end_deal(state: TrionfettiState, reason: str, team: int, points: int) -> TrionfettiState:
@@ -1258,7 +1284,7 @@ def _end_deal(state: TrionfettiState, reason: str, team: int, points: int) -> Tr
                     ev = (ev, _K_SHARE, s, left[s], reason)
                     x = _shared(x, s, left[s])
         else:
-            x = (tuple(m & ~x[1][s] for s, m in enumerate(left)), *x[1:])
+            x = _with(x, _X_LATE, tuple(m & ~x[_X_SHOWN][s] for s, m in enumerate(left)))
     scores = list(d.scores)
     games = list(d.games)
     scores[team] = min(scores[team] + points, game.target)
@@ -1266,7 +1292,7 @@ def _end_deal(state: TrionfettiState, reason: str, team: int, points: int) -> Tr
         "reason": reason,
         "team": team,
         "award": points,
-        "vega": state._vega[2] if state._vega[0] else None,
+        "vega": state._vega[_V_VALUE] if state._vega[_V_USED] else None,
         "tricks_won": state.tricks_won,
         "deal": d.k,
         "scores_before": list(d.scores),
@@ -1459,7 +1485,7 @@ def _observe(state: TrionfettiState, seat: int | None) -> JSON:
     deal_log: list[JSON] = []
     partner: list[JSON] = []
     leftover: list[str] | None = None
-    bottom = _CODES[d.pack[-1]] if state._x[4] or _bottom_public(game) else None
+    bottom = _CODES[d.pack[-1]] if state._x[_X_BOTTOM] or _bottom_public(game) else None
     for i, node in enumerate(nodes):
         audience = _audience(node)
         if audience is not None and (seat is None or seat not in audience):
@@ -1502,20 +1528,22 @@ def _observe(state: TrionfettiState, seat: int | None) -> JSON:
         "ranking_name": _PRESET_OF.get(d.ranking, "custom"),
         "bottom_card": bottom,
         "leftover": leftover,
-        "leftover_public": bool(state._x[3]),
+        "leftover_public": bool(state._x[_X_LEFTOVER]),
         "to_play": (lead + len(state._trick)) % 4,
         "trick": [{"seat": (lead + i) % 4, "card": _CODES[c]} for i, c in enumerate(state._trick)],
         "tricks_won": state.tricks_won,
         "hand_sizes": [(state._h >> s * 52 & _FULL).bit_count() for s in range(4)],
         "stock_size": NUM_CARDS - dealt,
         "vega": {
-            "used": vega[0],
-            "pending": {"team": vega[1], "seat": vega[3], "value": vega[2]}
+            "used": vega[_V_USED],
+            "pending": {"team": vega[_V_TEAM], "seat": vega[_V_CALLER], "value": vega[_V_VALUE]}
             if phase == VEGA_PENDING
             else None,
-            "stake": vega[4],
+            "stake": vega[_V_STAKE],
         },
-        "team_must_answer": phase == VEGA_PENDING and seat is not None and seat % 2 != vega[1],
+        "team_must_answer": phase == VEGA_PENDING
+        and seat is not None
+        and seat % 2 != vega[_V_TEAM],
         "talk": ("none", "partner", "all")[talk],
         "partner_cards": partner,
         "showable": DECK.codes(state._showable(seat))
