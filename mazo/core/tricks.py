@@ -9,12 +9,62 @@ version would cost calls on every card) and declares its slots; the rest is here
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
+from mazo.core.errors import RulesError
 from mazo.core.game import HAND_OVER, JSON, MatchState, fresh, log_nodes
 
-__all__ = ["PartnershipState", "deal_nodes", "last_end", "unsaid"]
+__all__ = [
+    "PartnershipState",
+    "check_team_setup",
+    "deal_nodes",
+    "last_end",
+    "play_event",
+    "trick_event",
+    "unsaid",
+]
+
+
+def check_team_setup(
+    game: str, setup: Mapping[str, Any], keys: Sequence[str], tops: Mapping[str, tuple[int, str]]
+) -> None:
+    """Refuse a ``setup`` key outside ``keys``, and a value of ``tops``' keys that is not
+    two ints from 0 to its top (``tops[key] = (top, what the numbers count)``)."""
+    unknown = sorted(set(setup) - set(keys))
+    if unknown:
+        raise RulesError(
+            f"{game} setup has no key {', '.join(unknown)}; keys are: {', '.join(keys)}"
+        )
+    for key, (top, what) in tops.items():
+        value = setup.get(key, [0, 0])
+        if (
+            not isinstance(value, list | tuple)
+            or len(value) != 2
+            or any(type(v) is not int or not 0 <= v <= top for v in value)
+        ):
+            raise RulesError(
+                f"setup {key} must be two ints 0..{top} ({what} of teams 0 and 1), not {value!r}"
+            )
+
+
+def play_event(node: tuple[Any, ...], codes: Sequence[str]) -> JSON:
+    """The event of a card-play log node ``(previous, kind, seat, card)``."""
+    return {"type": "play", "seat": node[2], "card": codes[node[3]]}
+
+
+def trick_event(node: tuple[Any, ...], codes: Sequence[str]) -> JSON:
+    """The event of a trick log node ``(previous, kind, winner, cards, leader)`` (cards
+    carry no points in these games: tricks count)."""
+    _p, _k, winner, trick, lead = node
+    return {
+        "type": "trick",
+        "winner": winner,
+        "team": winner % 2,
+        "points": 0,
+        "leader": lead,
+        "cards": [codes[c] for c in trick],
+    }
 
 
 def unsaid(msgs: Sequence[int], said: int, base: int) -> Sequence[int]:
@@ -84,6 +134,7 @@ class PartnershipState(MatchState):
     _legal: list[int] | None
     _ev: Any
     to_act: int | None
+    """The seat the game waits for, or None when the match is over."""
 
     @property
     def games(self) -> list[int]:

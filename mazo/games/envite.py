@@ -92,7 +92,15 @@ from mazo.core.game import (
     to_action_id,
 )
 from mazo.core.rng import Rng, derive_seed
-from mazo.core.tricks import PartnershipState, deal_nodes, last_end, unsaid
+from mazo.core.tricks import (
+    PartnershipState,
+    check_team_setup,
+    deal_nodes,
+    last_end,
+    play_event,
+    trick_event,
+    unsaid,
+)
 
 __all__ = [
     "ACCEPT",
@@ -594,23 +602,8 @@ class EnviteGame(Game):
 
     def check_setup(self, setup: Mapping[str, Any]) -> tuple[int, ...]:
         """``{"scores": stones per team (0-11), "games": chicos per team}``."""
-        unknown = sorted(set(setup) - {"scores", "games"})
-        if unknown:
-            raise RulesError(
-                f"envite setup has no key {', '.join(unknown)}; keys are: scores, games"
-            )
-        for key, top in (("scores", 11), ("games", self.target - 1)):
-            value = setup.get(key, [0, 0])
-            if (
-                not isinstance(value, list | tuple)
-                or len(value) != 2
-                or any(type(v) is not int or not 0 <= v <= top for v in value)
-            ):
-                what = "stones" if key == "scores" else "chicos"
-                raise RulesError(
-                    f"setup {key} must be two ints 0..{top} ({what} of teams 0 and 1), "
-                    f"not {value!r}"
-                )
+        tops = {"scores": (11, "stones"), "games": (self.target - 1, "chicos")}
+        check_team_setup("envite", setup, ("scores", "games"), tops)
         return tuple(setup.get("scores", (0, 0)))
 
     def _new_match(
@@ -715,17 +708,7 @@ class EnviteState(PartnershipState):
 
     _g: EnviteGame
     _d: _Deal
-    _h: int
-    _trick: tuple[int, ...]
-    _lead: int
-    _tw: int
     _bet: tuple[int, int, int, int, int]
-    _said: int
-    to_act: int | None
-    """The seat the game waits for, or None when the match is over."""
-    _m: int
-    _ev: Any
-    _legal: list[int] | None
 
     # -- public views ----------------------------------------------------------------
 
@@ -1178,17 +1161,9 @@ def _end_deal(
 def _event_json(game: EnviteGame, node: tuple[Any, ...]) -> JSON:
     kind = node[1]
     if kind == _K_PLAY:
-        return {"type": "play", "seat": node[2], "card": _CODES[node[3]]}
+        return play_event(node, _CODES)
     if kind == _K_TRICK:
-        _p, _k, winner, trick, lead = node
-        return {
-            "type": "trick",
-            "winner": winner,
-            "team": winner % 2,
-            "points": 0,
-            "leader": lead,
-            "cards": [_CODES[c] for c in trick],
-        }
+        return trick_event(node, _CODES)
     if kind == _K_BET:
         _p, _k, seat, a, level = node
         return {

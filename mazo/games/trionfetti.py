@@ -86,7 +86,15 @@ from mazo.core.game import (
     to_action_id,
 )
 from mazo.core.rng import Rng, derive_seed
-from mazo.core.tricks import PartnershipState, deal_nodes, last_end, unsaid
+from mazo.core.tricks import (
+    PartnershipState,
+    check_team_setup,
+    deal_nodes,
+    last_end,
+    play_event,
+    trick_event,
+    unsaid,
+)
 
 __all__ = [
     "CLAIMS",
@@ -508,22 +516,9 @@ class TrionfettiGame(Game):
 
     def check_setup(self, setup: Mapping[str, Any]) -> tuple[int, ...]:
         """``{"scores", "games", "ranking", "deal", "dealer_draw"}``; returns the scores."""
-        unknown = sorted(set(setup) - {"scores", "games", "ranking", "deal", "dealer_draw"})
-        if unknown:
-            raise RulesError(
-                f"trionfetti setup has no key {', '.join(unknown)}; keys are: scores, games, "
-                "ranking, deal, dealer_draw"
-            )
-        for key, top in (("scores", self.target - 1), ("games", self.match_target - 1)):
-            value = setup.get(key, [0, 0])
-            if (
-                not isinstance(value, list | tuple)
-                or len(value) != 2
-                or any(type(v) is not int or not 0 <= v <= top for v in value)
-            ):
-                raise RulesError(
-                    f"setup {key} must be two ints 0..{top} (teams 0 and 1), not {value!r}"
-                )
+        keys = ("scores", "games", "ranking", "deal", "dealer_draw")
+        tops = {"scores": (self.target - 1, "points"), "games": (self.match_target - 1, "games")}
+        check_team_setup("trionfetti", setup, keys, tops)
         deal = setup.get("deal", 1)
         if type(deal) is not int or not 1 <= deal <= 4:
             raise RulesError(f"setup deal is the deal 1-4 of the smazzata, not {deal!r}")
@@ -779,18 +774,8 @@ class TrionfettiState(PartnershipState):
 
     _g: TrionfettiGame
     _d: _Deal
-    _h: int
-    _trick: tuple[int, ...]
-    _lead: int
-    _tw: int
     _vega: tuple[bool, int, int, int, int, bool]
     _x: tuple[Any, ...]
-    _said: int
-    to_act: int | None
-    """The seat the game waits for, or None when the match is over."""
-    _m: int
-    _ev: Any
-    _legal: list[int] | None
 
     # -- public views ------------------------------------------------------------------
 
@@ -1348,17 +1333,9 @@ def _team_audience(seat: int) -> list[int]:
 def _event_json(node: tuple[Any, ...]) -> JSON:
     kind = node[1]
     if kind == _K_PLAY:
-        return {"type": "play", "seat": node[2], "card": _CODES[node[3]]}
+        return play_event(node, _CODES)
     if kind == _K_TRICK:
-        _p, _k, winner, trick, lead = node
-        return {
-            "type": "trick",
-            "winner": winner,
-            "team": winner % 2,
-            "points": 0,
-            "leader": lead,
-            "cards": [_CODES[c] for c in trick],
-        }
+        return trick_event(node, _CODES)
     if kind == _K_MSG:
         _p, _k, seat, a, audience = node
         out: JSON = {
