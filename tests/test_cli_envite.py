@@ -19,7 +19,7 @@ from conftest import run_cli
 import mazo
 from mazo.record import load_record
 from mazo.render import View, default_language, render_choices, render_event, render_observation
-from mazo.render.envite import group_messages
+from mazo.render.envite import envite_action_label, group_messages
 
 PROMPT = "Your move ["
 PAUSE = "Call or continue ["
@@ -785,9 +785,13 @@ def test_bet_lines_pending_and_accepted() -> None:
     choices = render_choices(state.observation(0), view)
     assert choices[:3] == [
         "  1) accept — play on for envío (4 stones)",
-        "  2) fold — refuse envío: team 1 (seats 1 & 3) scores 2 stones, the deal ends",
+        "  2) fold — refuse envío: them +2 stones, the deal ends",
         "  3) raise — accept envío and raise to siete (7 stones)",
     ]
+    # The fold choice speaks as the status line does ("fold (them +2)"); a spectator
+    # reads the team's number.
+    label = envite_action_label("fold", state.observation(None), view4(viewer=None))
+    assert label == "fold — refuse envío: team 1 +2 stones, the deal ends"
     state = state.apply("accept", seat=2)
     text = render_observation(state.observation(1), view4(viewer=1))
     assert (

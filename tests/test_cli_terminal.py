@@ -315,6 +315,18 @@ def test_a_misspelt_game_gets_a_suggestion(
     assert code == 2 and "unknown bot 'heuristc'; did you mean heuristic?" in err
 
 
+def test_a_misspelt_command_gets_a_suggestion(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, _, err = run_cli(["plya", "briscola"], capsys, monkeypatch)
+    assert code == 2 and err.startswith("usage: mazo ")
+    assert "unknown command 'plya'; did you mean play? commands are: play, sim," in err
+    _, _, err = run_cli(["chess"], capsys, monkeypatch)
+    assert "unknown command 'chess'; commands are: play" in err and "did you mean" not in err
+    code, out, _ = run_cli(["--help", "plya"], capsys, monkeypatch)  # help comes first
+    assert code == 0 and "examples:" in out
+
+
 def test_bench_takes_n_for_players(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -8,6 +8,7 @@ A subcommand module exposes ``add_parser(subparsers) -> None`` and ``run(args) -
 from __future__ import annotations
 
 import argparse
+import difflib
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -17,7 +18,7 @@ import mazo
 from mazo.core.errors import MazoError
 
 from . import bench, play, replay, serve, tournament
-from .common import raw_formatter
+from .common import Output, raw_formatter
 
 __all__ = ["build_parser", "main"]
 
@@ -84,6 +85,12 @@ def _load_sim() -> tuple[ModuleType | None, str | None]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``mazo`` with ``argv`` (default: the command line); return the exit code."""
     parser, commands = build_parser()
+    unknown = _unknown_command(parser, sys.argv[1:] if argv is None else list(argv))
+    if unknown is not None:
+        # argparse would say only "invalid choice"; suggest as a misspelt game does.
+        parser.print_usage(sys.stderr)
+        Output().error(f"mazo: error: {unknown}")
+        return 2
     try:
         args, extras = parser.parse_known_args(argv)
         if extras:
@@ -111,6 +118,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MazoError as err:
         print(f"mazo {command}: error: {err}", file=sys.stderr)
         return 2
+
+
+def _unknown_command(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str | None:
+    """What to say when the command word is none of mazo's: "did you mean play?" for
+    ``mazo plya``.  None when it is one, or there is none (argparse says what is missing).
+    mazo's own options take no value, so the command is the first word not an option."""
+    word = next((a for a in argv if not a.startswith("-")), None)
+    names = [
+        name
+        for action in parser._actions
+        if isinstance(action, argparse._SubParsersAction)
+        for name in action.choices
+    ]
+    if word is None or word in names:
+        return None
+    if any(a in ("-h", "--help", "--version") for a in argv[: argv.index(word)]):
+        return None  # argparse answers these before it reads the command
+    close = difflib.get_close_matches(word.lower(), names, n=1)
+    hint = f"did you mean {close[0]}? " if close else ""
+    return f"unknown command {word!r}; {hint}commands are: {', '.join(names)}"
 
 
 def _exit_code(result: Any) -> int:

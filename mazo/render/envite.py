@@ -364,9 +364,10 @@ def envite_action_label(action: str, obs: JSON, view: View) -> str:
     if action == "accept":
         return f"accept — play on for {_bet(proposed)} ({_worth(proposed)})"
     if action == "fold":
-        who = view.side(proposers, False) if proposers is not None else "the proposers"
+        # "them +2" as the status lines say it ("team 1 +2" for a spectator).
+        who = _team(proposers, view) if proposers is not None else "the proposers"
         value = _VALUES[proposed - 1] if 1 <= proposed <= 4 else "?"
-        return f"fold — refuse {_bet(proposed)}: {who} scores {value} stones, the deal ends"
+        return f"fold — refuse {_bet(proposed)}: {who} +{value} stones, the deal ends"
     if action == "raise":
         return (
             f"raise — accept {_bet(proposed)} and raise to {_bet(proposed + 1)} "
