@@ -30,7 +30,7 @@ from mazo.core.game import State
 from mazo.core.rng import Rng, derive_seed
 from mazo.games import GAMES
 
-from .common import CliError, Output, game_class, raw_formatter
+from .common import CliError, Output, game_class, subcommand
 
 __all__ = ["add_parser", "measure", "run", "run_bench"]
 
@@ -59,7 +59,8 @@ same machine only.
 
 def add_parser(subparsers: Any) -> None:
     """Register ``mazo bench``."""
-    p = subparsers.add_parser(
+    p = subcommand(
+        subparsers,
         "bench",
         help="measure engine speed with random play",
         description=(
@@ -67,7 +68,6 @@ def add_parser(subparsers: Any) -> None:
             "(legal_actions, apply, observation)."
         ),
         epilog=EPILOG,
-        formatter_class=raw_formatter,
     )
     p.add_argument("game", nargs="?", metavar="GAME", help="one game (default: every game)")
     p.add_argument(

@@ -14,9 +14,10 @@ import re
 import shutil
 import sys
 import textwrap
-from collections.abc import Iterable, Sequence
-from typing import Any, TextIO
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TextIO, TypeVar
 
+from mazo.bots import BOTS, list_bots
 from mazo.core.errors import RulesError
 from mazo.core.game import Game, Option, State
 from mazo.games import GAMES, list_games, load_game
@@ -24,16 +25,26 @@ from mazo.games import GAMES, list_games, load_game
 __all__ = [
     "CliError",
     "Output",
+    "add_listing_flags",
+    "add_players_flag",
+    "add_rules_flags",
+    "add_seed_flag",
     "events_for",
     "game_class",
     "game_from_args",
     "isatty",
     "line_editing",
+    "listed",
     "options_help",
     "parse_option_values",
+    "print_json",
+    "print_table",
     "raw_formatter",
     "seat_or_spectator",
+    "split_option",
+    "subcommand",
     "variant_option",
+    "with_progress",
 ]
 
 
@@ -194,12 +205,20 @@ def parse_option_values(game: str, items: Iterable[str]) -> dict[str, Any]:
     specs = {o.name: o for o in game_class(game).option_specs}
     out: dict[str, Any] = {}
     for item in items:
-        name, sep, text = item.partition("=")
-        name = name.strip().replace("-", "_")
-        if not sep or not name:
-            raise CliError(f"--option wants name=value (e.g. match_wins_target=2), not {item!r}")
+        name, text = split_option(item, "--option", "match_wins_target=2")
         out[name] = _coerce(text, specs.get(name))
     return out
+
+
+def split_option(item: str, flag: str, example: str) -> tuple[str, str]:
+    """``"match-wins-target=2"`` -> ``("match_wins_target", "2")``: the name as Python
+    spells it (dashes allowed on the command line) and the value's text, for
+    ``--option`` and ``--bot-option`` alike."""
+    name, sep, text = item.partition("=")
+    name = name.strip().replace("-", "_")
+    if not sep or not name:
+        raise CliError(f"{flag} wants name=value (e.g. {example}), not {item!r}")
+    return name, text
 
 
 def variant_option(game: str) -> str | None:
@@ -301,6 +320,40 @@ def raw_formatter(prog: str) -> argparse.HelpFormatter:
     return _HelpFormatter(prog, max_help_position=30)
 
 
+def subcommand(
+    subparsers: Any, name: str, help: str, description: str, epilog: str
+) -> argparse.ArgumentParser:
+    """Register ``mazo <name>``: every subcommand's help wraps its description and keeps
+    its epilog's example lines as written (:func:`raw_formatter`)."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        name, help=help, description=description, epilog=epilog, formatter_class=raw_formatter
+    )
+    return parser
+
+
+def add_players_flag(p: argparse.ArgumentParser) -> None:
+    """``--players``/``-n`` of the commands that start matches of one game."""
+    p.add_argument(
+        "--players", "-n", type=int, metavar="N", help="number of players (default: the game's)"
+    )
+
+
+def add_seed_flag(p: argparse.ArgumentParser) -> None:
+    """``--seed`` of the batch commands (sim, tournament): one seed for everything."""
+    p.add_argument(
+        "--seed",
+        type=int,
+        metavar="S",
+        help="seed for all deals and bots (default: random, printed with the results)",
+    )
+
+
+def print_json(result: Any) -> None:
+    """``--json``: the result's JSON alone on stdout (so it can be piped)."""
+    sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
+    sys.stdout.flush()
+
+
 def add_rules_flags(p: argparse.ArgumentParser) -> None:
     """``--variant`` and ``--option``: the rules flags of every command that starts matches."""
     p.add_argument(
@@ -323,3 +376,83 @@ def add_listing_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--list-options", action="store_true", help="list the game's options and exit")
     p.add_argument("--list-bots", action="store_true", help="list the bots and exit")
+
+
+def listed(out: Output, args: argparse.Namespace) -> bool:
+    """Print what ``--list-bots`` or ``--list-options`` asks for; True when the command
+    should stop there (the batch commands, :func:`add_listing_flags`)."""
+    if args.list_bots:
+        for name in list_bots():
+            out.line(f"{name:<12} {BOTS[name].help}")
+        return True
+    if args.list_options and args.game is not None:
+        out.line(options_help(args.game))
+        return True
+    return False
+
+
+_T = TypeVar("_T")
+
+
+def with_progress(
+    show: bool, label: str, total: int, run: Callable[[Callable[[int, int], None] | None], _T]
+) -> _T:
+    """``run(progress)`` under a rich progress bar on stderr when ``show``, else
+    ``run(None)``; ``progress(done, total)`` moves the bar."""
+    if not show:
+        return run(None)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    columns = (
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=total)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return run(progress)
+
+
+def print_table(
+    out: Output,
+    title: str,
+    headers: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    *,
+    rich: bool,
+    spaced: bool = False,
+) -> None:
+    """A table of results: a rich table when ``rich`` (and rich is there), else aligned
+    plain text, preceded by an empty line when ``spaced``.  The column of bots (the first,
+    or one headed ``bot``) is left-aligned, the numbers right-aligned."""
+    left = [i == 0 or h == "bot" for i, h in enumerate(headers)]
+    if rich and out.rich:
+        from rich.table import Table
+
+        table = Table(title=title)
+        for h, is_left in zip(headers, left, strict=True):
+            table.add_column(h, justify="left" if is_left else "right")
+        for row in rows:
+            table.add_row(*row)
+        out.renderable(table)
+        return
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(
+            c.ljust(w) if is_left else c.rjust(w)
+            for c, w, is_left in zip(cells, widths, left, strict=True)
+        )
+
+    if spaced:
+        out.line("")
+    out.line(title)
+    out.line(line(headers))
+    for row in rows:
+        out.line(line(row))

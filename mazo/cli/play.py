@@ -24,13 +24,14 @@ from mazo.render import CARD_STYLES, LANGUAGES, GameText, View, default_language
 from .common import (
     CliError,
     Output,
+    add_players_flag,
     add_rules_flags,
     events_for,
     game_from_args,
     isatty,
     line_editing,
     options_help,
-    raw_formatter,
+    subcommand,
 )
 
 __all__ = ["HELP", "Quit", "Session", "add_parser", "run"]
@@ -83,7 +84,8 @@ HELP_END = """\
 
 def add_parser(subparsers: Any) -> None:
     """Register ``mazo play``."""
-    p = subparsers.add_parser(
+    p = subcommand(
+        subparsers,
         "play",
         help="play a match in the terminal against bots",
         description=(
@@ -91,12 +93,9 @@ def add_parser(subparsers: Any) -> None:
             "You see only what your seat may see."
         ),
         epilog=EPILOG,
-        formatter_class=raw_formatter,
     )
     p.add_argument("game", metavar="GAME", help="the game to play, e.g. briscola")
-    p.add_argument(
-        "--players", "-n", type=int, metavar="N", help="number of players (default: the game's)"
-    )
+    add_players_flag(p)
     p.add_argument("--seat", type=int, default=0, metavar="S", help="your seat (default 0)")
     p.add_argument(
         "--vs",

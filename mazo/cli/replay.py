@@ -29,7 +29,14 @@ from mazo.render import (
     render_observation,
 )
 
-from .common import Output, events_for, isatty, line_editing, raw_formatter, seat_or_spectator
+from .common import (
+    Output,
+    events_for,
+    isatty,
+    line_editing,
+    seat_or_spectator,
+    subcommand,
+)
 
 __all__ = ["add_parser", "run"]
 
@@ -52,7 +59,8 @@ valid record (unreadable, not JSON, or an action the rules reject).
 
 def add_parser(subparsers: Any) -> None:
     """Register ``mazo replay``."""
-    p = subparsers.add_parser(
+    p = subcommand(
+        subparsers,
         "replay",
         help="step through a saved game record from one seat's view",
         description=(
@@ -60,7 +68,6 @@ def add_parser(subparsers: Any) -> None:
             "seat's view, re-validating every action."
         ),
         epilog=EPILOG,
-        formatter_class=raw_formatter,
     )
     p.add_argument("file", metavar="FILE", help="a mazo record (JSON)")
     p.add_argument(

@@ -11,7 +11,7 @@ import asyncio
 import sys
 from typing import Any
 
-from .common import raw_formatter
+from .common import subcommand
 
 EPILOG = """\
 examples:
@@ -35,12 +35,12 @@ The protocol for scripts and other clients is in docs/protocol.md.
 
 def add_parser(subparsers: Any) -> None:
     """Register ``mazo serve``."""
-    p = subparsers.add_parser(
+    p = subcommand(
+        subparsers,
         "serve",
         help="play in the browser: tables for friends and bots",
         description="Serve the lobby, the table pages, the JSON API and the table sockets.",
         epilog=EPILOG,
-        formatter_class=raw_formatter,
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default %(default)s)")
     p.add_argument("--port", type=int, default=8000, help="port (default %(default)s)")

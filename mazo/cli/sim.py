@@ -7,13 +7,12 @@ on stderr (only on a terminal) and prints a table, or JSON alone with ``--json``
 from __future__ import annotations
 
 import argparse
-import json
 import secrets
 import sys
 from pathlib import Path
 from typing import Any
 
-from mazo.bots import BOTS, list_bots, parse_option_value
+from mazo.bots import list_bots, parse_option_value
 from mazo.core.errors import MazoError
 from mazo.render import text_for
 from mazo.sim import SimResult
@@ -24,10 +23,16 @@ from .common import (
     CliError,
     Output,
     add_listing_flags,
+    add_players_flag,
     add_rules_flags,
+    add_seed_flag,
     game_from_args,
-    options_help,
-    raw_formatter,
+    listed,
+    print_json,
+    print_table,
+    split_option,
+    subcommand,
+    with_progress,
 )
 
 __all__ = ["add_backend_flags", "add_parser", "check_backend_args", "parse_bot_options", "run"]
@@ -60,7 +65,8 @@ Envite "stones/deal" (stones awarded per deal, 0 for a chico won outright) and "
 
 def add_parser(subparsers: Any) -> None:
     """Register ``mazo sim``."""
-    p = subparsers.add_parser(
+    p = subcommand(
+        subparsers,
         "sim",
         help="play bots against each other and report win rates",
         description=(
@@ -69,7 +75,6 @@ def add_parser(subparsers: Any) -> None:
             "points per deal and its mean final score (per game: see below)."
         ),
         epilog=EPILOG,
-        formatter_class=raw_formatter,
     )
     p.add_argument("game", nargs="?", metavar="GAME", help="the game to simulate, e.g. briscola")
     p.add_argument(
@@ -91,15 +96,8 @@ def add_parser(subparsers: Any) -> None:
             "package.module:factory); a repeated name is numbered"
         ),
     )
-    p.add_argument(
-        "--players", "-n", type=int, metavar="N", help="number of players (default: the game's)"
-    )
-    p.add_argument(
-        "--seed",
-        type=int,
-        metavar="S",
-        help="seed for all deals and bots (default: random, printed with the results)",
-    )
+    add_players_flag(p)
+    add_seed_flag(p)
     add_rules_flags(p)
     p.add_argument(
         "--bot-option",
@@ -150,12 +148,8 @@ def parse_bot_options(items: list[str]) -> dict[str, Any]:
     """
     out: dict[str, Any] = {}
     for item in items:
-        name, sep, text = item.partition("=")
-        name = name.strip().replace("-", "_")
-        if not sep or not name:
-            raise CliError(f"--bot-option wants name=value (e.g. signals=true), not {item!r}")
-        value = parse_option_value(text)
-        out[name] = value
+        name, text = split_option(item, "--bot-option", "signals=true")
+        out[name] = parse_option_value(text)
     return out
 
 
@@ -163,15 +157,10 @@ def run(args: argparse.Namespace) -> int:
     """Run the simulation: 0 on success, 2 on bad arguments (one line on stderr)."""
     out = Output(color=not args.json)
     try:
-        if args.list_bots:
-            for name in list_bots():
-                out.line(f"{name:<12} {BOTS[name].help}")
+        if listed(out, args):
             return 0
         if args.game is None:  # optional only for --list-bots
             raise CliError(f"GAME is required, e.g. mazo sim briscola; games: {_games()}")
-        if args.list_options:
-            out.line(options_help(args.game))
-            return 0
         game = game_from_args(args.game, args.players, args.variant, args.option)
         if args.games < 1:
             raise CliError(f"--games must be at least 1, not {args.games}")
@@ -193,8 +182,7 @@ def run(args: argparse.Namespace) -> int:
         out.error(f"mazo sim: error: cannot save records: {err}")
         return 2
     if args.json:
-        sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
-        sys.stdout.flush()
+        print_json(result)
     else:
         _print_table(out, result, args.save)
     return 0
@@ -219,24 +207,13 @@ def _simulate(
         "backend": args.backend,
         "address": args.address,
     }
-    if not show_progress:
-        return run_sim(game_name, bot_names, **common)
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    columns = (
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
+    label = f"{game_name}: {' vs '.join(bot_names)}"
+    return with_progress(
+        show_progress,
+        label,
+        args.games,
+        lambda progress: run_sim(game_name, bot_names, progress=progress, **common),
     )
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(f"{game_name}: {' vs '.join(bot_names)}", total=args.games)
-
-        def progress(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        return run_sim(game_name, bot_names, progress=progress, **common)
 
 
 def _rows(result: SimResult) -> list[list[str]]:
@@ -267,32 +244,7 @@ def _print_table(out: Output, result: SimResult, save: str | None) -> None:
     if any(s.draws for s in result.stats.values()):
         headers.append("draws")
     title = f"{result.game}, {result.players} players, {result.games} matches, seed {result.seed}"
-    rows = _rows(result)
-    if out.rich:
-        from rich.table import Table
-
-        table = Table(title=title)
-        for i, h in enumerate(headers):
-            table.add_column(h, justify="left" if i == 0 else "right")
-        for row in rows:
-            table.add_row(*row)
-        out.renderable(table)
-    else:
-        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
-        out.line(title)
-        out.line(
-            "  ".join(
-                h.ljust(w) if i == 0 else h.rjust(w)
-                for i, (h, w) in enumerate(zip(headers, widths, strict=True))
-            )
-        )
-        for row in rows:
-            out.line(
-                "  ".join(
-                    c.ljust(w) if i == 0 else c.rjust(w)
-                    for i, (c, w) in enumerate(zip(row, widths, strict=True))
-                )
-            )
+    print_table(out, title, headers, _rows(result), rich=True)
     if save:
         out.line(f"records saved in {save}/match-NNNN.json")
 

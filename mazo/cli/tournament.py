@@ -8,13 +8,12 @@ shows a progress bar on stderr (only on a terminal), prints tables (or JSON alon
 from __future__ import annotations
 
 import argparse
-import json
 import secrets
 import sys
 from pathlib import Path
 from typing import Any
 
-from mazo.bots import BOTS, list_bots
+from mazo.bots import list_bots
 from mazo.core.errors import MazoError
 from mazo.render import text_for
 from mazo.sim.elo import ANCHOR
@@ -30,11 +29,16 @@ from .common import (
     CliError,
     Output,
     add_listing_flags,
+    add_players_flag,
     add_rules_flags,
+    add_seed_flag,
     game_from_args,
     isatty,
-    options_help,
-    raw_formatter,
+    listed,
+    print_json,
+    print_table,
+    subcommand,
+    with_progress,
 )
 from .sim import add_backend_flags, check_backend_args
 
@@ -79,7 +83,8 @@ sweep finite), shifted so the mean rating is 1500.  The results do not depend on
 
 def add_parser(subparsers: Any) -> None:
     """Register ``mazo tournament``."""
-    p = subparsers.add_parser(
+    p = subcommand(
+        subparsers,
         "tournament",
         help="round robin between bots on duplicate deals, with Elo ratings",
         description=(
@@ -89,7 +94,6 @@ def add_parser(subparsers: Any) -> None:
             "each bot did better on the same cards, and an Elo table."
         ),
         epilog=EPILOG,
-        formatter_class=raw_formatter,
     )
     p.add_argument("game", metavar="GAME", help="the game to play, e.g. briscola")
     p.add_argument(
@@ -113,9 +117,7 @@ def add_parser(subparsers: Any) -> None:
             "rotation, so matches = pairs x N x rotations"
         ),
     )
-    p.add_argument(
-        "--players", "-n", type=int, metavar="P", help="number of players (default: the game's)"
-    )
+    add_players_flag(p)
     p.add_argument(
         "--workers",
         "-w",
@@ -126,12 +128,7 @@ def add_parser(subparsers: Any) -> None:
             "with --backend ray the cluster's CPUs decide instead"
         ),
     )
-    p.add_argument(
-        "--seed",
-        type=int,
-        metavar="S",
-        help="seed for all deals and bots (default: random, printed with the results)",
-    )
+    add_seed_flag(p)
     add_rules_flags(p)
     p.add_argument("--json", action="store_true", help="print only JSON results on stdout")
     p.add_argument(
@@ -147,12 +144,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the tournament: 0 on success, 2 on bad arguments (one line on stderr)."""
     out = Output(color=not args.json)
     try:
-        if args.list_bots:
-            for name in list_bots():
-                out.line(f"{name:<12} {BOTS[name].help}")
-            return 0
-        if args.list_options:
-            out.line(options_help(args.game))
+        if listed(out, args):
             return 0
         game = game_from_args(args.game, args.players, args.variant, args.option)
         if args.games < 1:
@@ -174,8 +166,7 @@ def run(args: argparse.Namespace) -> int:
         show = not args.json and not args.no_progress and sys.stderr.isatty()
         result = _play(game, specs, args.games, seed, workers, show, args.backend, args.address)
         if args.json:
-            sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
-            sys.stdout.flush()
+            print_json(result)
         else:
             _print_tables(out, result)
         if plot is not None:
@@ -227,27 +218,15 @@ def _play(
         "backend": backend,
         "address": address,
     }
-    if not show_progress:
-        return run_tournament(game.name, specs, **common)
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
     pairs = len(specs) * (len(specs) - 1) // 2
     total = pairs * games * len(rotations(game.info.sides))
-    columns = (
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
+    label = f"{game.name}: {len(specs)} bots, {pairs} pair{'s' if pairs > 1 else ''}"
+    return with_progress(
+        show_progress,
+        label,
+        total,
+        lambda progress: run_tournament(game.name, specs, progress=progress, **common),
     )
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-        label = f"{game.name}: {len(specs)} bots, {pairs} pair{'s' if pairs > 1 else ''}"
-        task = bar.add_task(label, total=total)
-
-        def progress(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        return run_tournament(game.name, specs, progress=progress, **common)
 
 
 # -- tables ------------------------------------------------------------------------------
@@ -332,26 +311,4 @@ def _match_score(s: TournamentStats) -> float:
 def _table(out: Output, title: str, headers: list[str], rows: list[list[str]]) -> None:
     """A table with a title: rich on a terminal (its width fits these wide tables), else
     aligned plain text (no width limit: for files and pipes)."""
-    if out.rich and isatty(sys.stdout):
-        from rich.table import Table
-
-        table = Table(title=title)
-        for i, h in enumerate(headers):
-            table.add_column(h, justify="left" if i == 0 or h == "bot" else "right")
-        for row in rows:
-            table.add_row(*row)
-        out.renderable(table)
-        return
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
-
-    def line(cells: list[str]) -> str:
-        return "  ".join(
-            c.ljust(w) if i == 0 or headers[i] == "bot" else c.rjust(w)
-            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
-        )
-
-    out.line("")
-    out.line(title)
-    out.line(line(headers))
-    for row in rows:
-        out.line(line(row))
+    print_table(out, title, headers, rows, rich=isatty(sys.stdout), spaced=True)
