@@ -21,10 +21,12 @@ from mazo.bots import BOTS, list_bots
 from mazo.core.errors import RulesError
 from mazo.core.game import Game, Option, State
 from mazo.games import GAMES, list_games, load_game
+from mazo.render import CARD_STYLES, LANGUAGES
 
 __all__ = [
     "CliError",
     "Output",
+    "add_card_flags",
     "add_listing_flags",
     "add_players_flag",
     "add_rules_flags",
@@ -352,6 +354,25 @@ def print_json(result: Any) -> None:
     """``--json``: the result's JSON alone on stdout (so it can be piped)."""
     sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
     sys.stdout.flush()
+
+
+def add_card_flags(p: argparse.ArgumentParser) -> None:
+    """``--cards`` and ``--lang``: how the commands that show a table write cards."""
+    p.add_argument(
+        "--cards",
+        choices=CARD_STYLES,
+        default="name",
+        help="how cards are shown: '7O (7 of coins)', '7O', or '7♦' (default name)",
+    )
+    p.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=None,
+        help=(
+            "language of card names (default: es for Envite and Escoba's Spanish pack, it for "
+            "Trionfetti, else en)"
+        ),
+    )
 
 
 def add_rules_flags(p: argparse.ArgumentParser) -> None:

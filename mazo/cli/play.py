@@ -19,11 +19,12 @@ from typing import Any
 from mazo.core.errors import IllegalActionError, InvalidActionError, MazoError, RulesError
 from mazo.core.game import Game, State
 from mazo.core.rng import derive_seed
-from mazo.render import CARD_STYLES, LANGUAGES, GameText, View, default_language, text_for
+from mazo.render import GameText, View, default_language, text_for
 
 from .common import (
     CliError,
     Output,
+    add_card_flags,
     add_players_flag,
     add_rules_flags,
     events_for,
@@ -130,21 +131,7 @@ def add_parser(subparsers: Any) -> None:
             "answers)"
         ),
     )
-    p.add_argument(
-        "--cards",
-        choices=CARD_STYLES,
-        default="name",
-        help="how cards are shown: '7O (7 of coins)', '7O', or '7♦' (default name)",
-    )
-    p.add_argument(
-        "--lang",
-        choices=LANGUAGES,
-        default=None,
-        help=(
-            "language of card names (default: es for Envite and Escoba's Spanish pack, it for "
-            "Trionfetti, else en)"
-        ),
-    )
+    add_card_flags(p)
     p.add_argument("--list-options", action="store_true", help="list the game's options and exit")
 
 

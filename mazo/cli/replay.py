@@ -19,8 +19,6 @@ from mazo.core.errors import MazoError
 from mazo.core.game import State
 from mazo.record import load_record
 from mazo.render import (
-    CARD_STYLES,
-    LANGUAGES,
     View,
     default_language,
     prepare_events,
@@ -31,6 +29,7 @@ from mazo.render import (
 
 from .common import (
     Output,
+    add_card_flags,
     events_for,
     isatty,
     line_editing,
@@ -87,16 +86,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument(
         "--brief", action="store_true", help="print the actions only, not the table after each"
     )
-    p.add_argument("--cards", choices=CARD_STYLES, default="name", help="how cards are shown")
-    p.add_argument(
-        "--lang",
-        choices=LANGUAGES,
-        default=None,
-        help=(
-            "language of card names (default: es for Envite and Escoba's Spanish pack, it for "
-            "Trionfetti, else en)"
-        ),
-    )
+    add_card_flags(p)
 
 
 def run(args: argparse.Namespace) -> int:
