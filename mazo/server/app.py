@@ -352,14 +352,6 @@ def create_app(
         except RequestError as exc:  # 4404: no such table; 4503: quarantined (the reason)
             await refuse(websocket, 4000 + exc.status, exc.code, exc.message)
             return
-        if table is None:  # another process runs it: relay the socket to it
-            assert cluster is not None
-            await _relay_socket(websocket, cluster, table_id)
-            return
-        seat, refusal = admit(limits, table, websocket.query_params.get("token"))
-        if refusal is not None:
-            await refuse(websocket, *refusal)
-            return
         host = websocket.client.host if websocket.client else "unknown"
         if not clients.open_socket(host):
             most = limits.sockets_per_client
@@ -367,6 +359,14 @@ def create_app(
             await refuse(websocket, 4429, "too_many_connections", why)
             return
         try:
+            if table is None:  # another process runs it: relay the socket to it
+                assert cluster is not None
+                await _relay_socket(websocket, cluster, table_id)
+                return
+            seat, refusal = admit(limits, table, websocket.query_params.get("token"))
+            if refusal is not None:
+                await refuse(websocket, *refusal)
+                return
             await _serve_socket(websocket, manager, table, seat)
         finally:
             clients.close_socket(host)
@@ -390,12 +390,6 @@ def create_app(
                 await sender
 
     async def _relay_socket(websocket: WebSocket, cluster: Cluster, table_id: str) -> None:
-        host = websocket.client.host if websocket.client else "unknown"
-        if not clients.open_socket(host):
-            most = limits.sockets_per_client
-            why = f"{host} holds {most} sockets already, the most one address may; close some"
-            await refuse(websocket, 4429, "too_many_connections", why)
-            return
         conn = Connection(None)  # this end only queues what the owner sends
         sender = asyncio.create_task(send_loop(websocket, conn))
         relay = None
@@ -412,7 +406,6 @@ def create_app(
 
             await receive(websocket, conn, on_text, lambda: None)
         finally:
-            clients.close_socket(host)
             if relay is not None:
                 cluster.unrelay(relay)
             sender.cancel()

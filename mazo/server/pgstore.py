@@ -24,7 +24,6 @@ be read (JSON that does not parse) is ``ValueError``, as with SQLite.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
@@ -35,8 +34,10 @@ import psycopg
 from psycopg.rows import TupleRow
 from psycopg_pool import AsyncConnectionPool
 
+from mazo.server import rows as q
+from mazo.server.rows import ActionRow, TableRow
 from mazo.server.schema import SCHEMA_VERSION, base, migration
-from mazo.server.store import ActionRow, LeaseLost, SeatRow, StoreError, TableRow
+from mazo.server.store import LeaseLost, StoreError
 
 __all__ = ["PostgresStore", "is_postgres_url"]
 
@@ -178,39 +179,16 @@ class PostgresStore:
         """Store a new table, its seats, (rematch) the old table's ``next``, and (``owner``
         given) its lease for ``ttl`` seconds, in one transaction."""
         async with self._transaction("create_table") as conn:
-            await conn.execute(
-                "INSERT INTO tables (id, game, players, options, seed, title, public, created,"
-                " finished, settings, owner, lease_until)"
-                f" VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 0, %s, %s,"
-                f" CASE WHEN %s::text IS NULL THEN NULL ELSE {NOW} + %s END)",
-                (
-                    table.id,
-                    table.game,
-                    table.players,
-                    json.dumps(table.options, sort_keys=True),
-                    table.seed,
-                    table.title,
-                    int(table.public),
-                    table.created,
-                    json.dumps(table.settings, sort_keys=True),
-                    owner,
-                    owner,
-                    float(ttl),
-                ),
-            )
-            async with conn.cursor() as cur:
-                await cur.executemany(
-                    "INSERT INTO seats (table_id, seat, kind, level, name, token_hash)"
-                    " VALUES (%s, %s, %s, %s, %s, %s)",
-                    [
-                        (table.id, s.seat, s.kind, s.level, s.name, s.token_hash)
-                        for s in table.seats
-                    ],
-                )
-            if rematch_of is not None:
+            await conn.execute(q.INSERT_TABLE, q.table_params(table))
+            if owner is not None:
                 await conn.execute(
-                    "UPDATE tables SET next = %s WHERE id = %s", (table.id, rematch_of)
+                    f"UPDATE tables SET owner = %s, lease_until = {NOW} + %s WHERE id = %s",
+                    (owner, float(ttl), table.id),
                 )
+            async with conn.cursor() as cur:
+                await cur.executemany(q.INSERT_SEAT, q.seat_params(table))
+            if rematch_of is not None:
+                await conn.execute(q.SET_NEXT, (table.id, rematch_of))
 
     async def append_action(
         self,
@@ -241,30 +219,18 @@ class PostgresStore:
                         f"table {table_id}: {owner} no longer holds its lease (action {n} not"
                         " written)"
                     )
-            await conn.execute(
-                "INSERT INTO actions (table_id, n, seat, action, at) VALUES (%s, %s, %s, %s, %s)",
-                (table_id, n, seat, action, time.time()),
-            )
+            await conn.execute(q.INSERT_ACTION, (table_id, n, seat, action, time.time()))
             if finished_at is not None:
-                await conn.execute(
-                    "UPDATE tables SET finished = 1, finished_at = %s WHERE id = %s",
-                    (finished_at, table_id),
-                )
+                await conn.execute(q.FINISH, (finished_at, table_id))
 
     async def mark_closed(self, table_id: str, reason: str, at: float) -> None:
         """The server closed the unfinished match (kept, no longer played)."""
         async with self._transaction("mark_closed") as conn:
-            await conn.execute(
-                "UPDATE tables SET finished = 1, finished_at = %s, closed = %s WHERE id = %s",
-                (at, reason, table_id),
-            )
+            await conn.execute(q.CLOSE, (at, reason, table_id))
 
     async def set_seat(self, table_id: str, seat: int, name: str, token_hash: str | None) -> None:
         async with self._transaction("set_seat") as conn:
-            await conn.execute(
-                "UPDATE seats SET name = %s, token_hash = %s WHERE table_id = %s AND seat = %s",
-                (name, token_hash, table_id, seat),
-            )
+            await conn.execute(q.SET_SEAT, (name, token_hash, table_id, seat))
 
     async def load_table(self, table_id: str) -> tuple[TableRow, list[ActionRow]] | None:
         """The table, its seats and its actions in order, or None if there is no such
@@ -272,66 +238,24 @@ class PostgresStore:
         async with self._transaction("load_table") as conn:
             # one snapshot for the three reads: the actions match the row's `finished`
             await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            row = await (
-                await conn.execute(
-                    "SELECT id, game, players, options, seed, title, public, created, finished,"
-                    " settings, finished_at, next, closed FROM tables WHERE id = %s",
-                    (table_id,),
-                )
-            ).fetchone()
+            row = await (await conn.execute(q.SELECT_TABLE, (table_id,))).fetchone()
             if row is None:
                 return None
-            seats = await (
-                await conn.execute(
-                    "SELECT seat, kind, level, name, token_hash FROM seats WHERE table_id = %s"
-                    " ORDER BY seat",
-                    (table_id,),
-                )
-            ).fetchall()
-            actions = await (
-                await conn.execute(
-                    "SELECT n, seat, action FROM actions WHERE table_id = %s ORDER BY n",
-                    (table_id,),
-                )
-            ).fetchall()
-        table = TableRow(
-            id=row[0],
-            game=row[1],
-            players=row[2],
-            options=json.loads(row[3]),
-            seed=row[4],
-            title=row[5],
-            public=bool(row[6]),
-            created=row[7],
-            finished=bool(row[8]),
-            settings=json.loads(row[9]),
-            finished_at=row[10],
-            next=row[11],
-            closed=row[12],
-        )
-        table.seats = [
-            SeatRow(seat=s[0], kind=s[1], level=s[2], name=s[3], token_hash=s[4]) for s in seats
-        ]
-        return table, [ActionRow(n=a[0], seat=a[1], action=a[2]) for a in actions]
+            seats = await (await conn.execute(q.SELECT_SEATS, (table_id,))).fetchall()
+            actions = await (await conn.execute(q.SELECT_ACTIONS, (table_id,))).fetchall()
+        return q.read_table(row, seats, actions)
 
     async def exists(self, table_id: str) -> bool:
         async with self._transaction("exists") as conn:
-            row = await (
-                await conn.execute("SELECT 1 FROM tables WHERE id = %s", (table_id,))
-            ).fetchone()
+            row = await (await conn.execute(q.EXISTS, (table_id,))).fetchone()
         return row is not None
 
     async def table_ids(
         self, *, unfinished_only: bool = False, public_only: bool = False
     ) -> list[str]:
         """Table ids, newest first."""
-        where = []
-        if unfinished_only:
-            where.append("finished = 0")
-        if public_only:
-            where.append("public = 1")
-        clause = f" WHERE {' AND '.join(where)}" if where else ""
-        return await self._ids("table_ids", f"SELECT id FROM tables{clause} ORDER BY created DESC")
+        query = q.ids_query(unfinished_only=unfinished_only, public_only=public_only)
+        return await self._ids("table_ids", query)
 
     async def finished_public_ids(self, limit: int = 20) -> list[str]:
         """Public finished tables, the most recently finished first, at most ``limit``."""

@@ -25,16 +25,16 @@ from __future__ import annotations
 import asyncio
 import fcntl
 import hashlib
-import json
 import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from mazo.server import rows as q
+from mazo.server.rows import ActionRow, SeatRow, TableRow
 from mazo.server.schema import SCHEMA_VERSION, base, migration
 
 __all__ = [
@@ -133,40 +133,6 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-@dataclass
-class SeatRow:
-    seat: int
-    kind: str  # "human" or "bot"
-    level: str | None  # a bot level, None for people
-    name: str  # "" until a person names the seat
-    token_hash: str | None  # None: a bot, or a public seat nobody has claimed
-
-
-@dataclass
-class ActionRow:
-    n: int
-    seat: int
-    action: str
-
-
-@dataclass
-class TableRow:
-    id: str
-    game: str
-    players: int
-    options: dict[str, Any]
-    seed: int
-    title: str
-    public: bool
-    created: float
-    finished: bool
-    seats: list[SeatRow] = field(default_factory=list)
-    settings: dict[str, Any] = field(default_factory=dict)  # as stored ({} : defaults)
-    finished_at: float | None = None  # when the match ended
-    next: str | None = None  # the rematch's table id
-    closed: str | None = None  # why the server closed the unfinished match ("abandoned")
-
-
 class Store:
     """Every read and write the server makes to its database."""
 
@@ -201,28 +167,10 @@ class Store:
         """Store a new table (and, for a rematch, point the old table's ``next`` at it in
         the same transaction)."""
         with self._transaction():
-            self.db.execute(
-                "INSERT INTO tables (id, game, players, options, seed, title, public, created,"
-                " finished, settings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
-                (
-                    table.id,
-                    table.game,
-                    table.players,
-                    json.dumps(table.options, sort_keys=True),
-                    table.seed,
-                    table.title,
-                    int(table.public),
-                    table.created,
-                    json.dumps(table.settings, sort_keys=True),
-                ),
-            )
-            self.db.executemany(
-                "INSERT INTO seats (table_id, seat, kind, level, name, token_hash)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                [(table.id, s.seat, s.kind, s.level, s.name, s.token_hash) for s in table.seats],
-            )
+            self.db.execute(q.for_sqlite(q.INSERT_TABLE), q.table_params(table))
+            self.db.executemany(q.for_sqlite(q.INSERT_SEAT), q.seat_params(table))
             if rematch_of is not None:
-                self.db.execute("UPDATE tables SET next = ? WHERE id = ?", (table.id, rematch_of))
+                self.db.execute(q.for_sqlite(q.SET_NEXT), (table.id, rematch_of))
 
     def append_action(
         self, table_id: str, n: int, seat: int, action: str, finished_at: float | None = None
@@ -230,89 +178,35 @@ class Store:
         """Commit action number ``n`` (1-based: the version it creates) and, when it ended
         the match (``finished_at``), the table's end, in one transaction."""
         with self._transaction():
-            self.db.execute(
-                "INSERT INTO actions (table_id, n, seat, action, at) VALUES (?, ?, ?, ?, ?)",
-                (table_id, n, seat, action, time.time()),
-            )
+            self.db.execute(q.for_sqlite(q.INSERT_ACTION), (table_id, n, seat, action, time.time()))
             if finished_at is not None:
-                self.db.execute(
-                    "UPDATE tables SET finished = 1, finished_at = ? WHERE id = ?",
-                    (finished_at, table_id),
-                )
+                self.db.execute(q.for_sqlite(q.FINISH), (finished_at, table_id))
 
     def exists(self, table_id: str) -> bool:
-        return (
-            self.db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is not None
-        )
+        return self.db.execute(q.for_sqlite(q.EXISTS), (table_id,)).fetchone() is not None
 
     def mark_finished(self, table_id: str, at: float) -> None:
-        self.db.execute(
-            "UPDATE tables SET finished = 1, finished_at = ? WHERE id = ?", (at, table_id)
-        )
+        self.db.execute(q.for_sqlite(q.FINISH), (at, table_id))
 
     def mark_closed(self, table_id: str, reason: str, at: float) -> None:
         """The server closed the unfinished match (kept, no longer played)."""
-        self.db.execute(
-            "UPDATE tables SET finished = 1, finished_at = ?, closed = ? WHERE id = ?",
-            (at, reason, table_id),
-        )
+        self.db.execute(q.for_sqlite(q.CLOSE), (at, reason, table_id))
 
     def set_seat(self, table_id: str, seat: int, name: str, token_hash: str | None) -> None:
-        self.db.execute(
-            "UPDATE seats SET name = ?, token_hash = ? WHERE table_id = ? AND seat = ?",
-            (name, token_hash, table_id, seat),
-        )
+        self.db.execute(q.for_sqlite(q.SET_SEAT), (name, token_hash, table_id, seat))
 
     def load_table(self, table_id: str) -> tuple[TableRow, list[ActionRow]] | None:
-        row = self.db.execute(
-            "SELECT id, game, players, options, seed, title, public, created, finished,"
-            " settings, finished_at, next, closed FROM tables WHERE id = ?",
-            (table_id,),
-        ).fetchone()
+        row = self.db.execute(q.for_sqlite(q.SELECT_TABLE), (table_id,)).fetchone()
         if row is None:
             return None
-        table = TableRow(
-            id=row[0],
-            game=row[1],
-            players=row[2],
-            options=json.loads(row[3]),
-            seed=row[4],
-            title=row[5],
-            public=bool(row[6]),
-            created=row[7],
-            finished=bool(row[8]),
-            settings=json.loads(row[9]),
-            finished_at=row[10],
-            next=row[11],
-            closed=row[12],
-        )
-        table.seats = [
-            SeatRow(seat=s[0], kind=s[1], level=s[2], name=s[3], token_hash=s[4])
-            for s in self.db.execute(
-                "SELECT seat, kind, level, name, token_hash FROM seats WHERE table_id = ?"
-                " ORDER BY seat",
-                (table_id,),
-            )
-        ]
-        actions = [
-            ActionRow(n=a[0], seat=a[1], action=a[2])
-            for a in self.db.execute(
-                "SELECT n, seat, action FROM actions WHERE table_id = ? ORDER BY n", (table_id,)
-            )
-        ]
-        return table, actions
+        seats = self.db.execute(q.for_sqlite(q.SELECT_SEATS), (table_id,)).fetchall()
+        actions = self.db.execute(q.for_sqlite(q.SELECT_ACTIONS), (table_id,)).fetchall()
+        return q.read_table(row, seats, actions)
 
     def table_ids(self, *, unfinished_only: bool = False, public_only: bool = False) -> list[str]:
         """Table ids, newest first."""
-        where = []
-        if unfinished_only:
-            where.append("finished = 0")
-        if public_only:
-            where.append("public = 1")
-        clause = f" WHERE {' AND '.join(where)}" if where else ""
-        return [
-            r[0] for r in self.db.execute(f"SELECT id FROM tables{clause} ORDER BY created DESC")
-        ]
+        query = q.ids_query(unfinished_only=unfinished_only, public_only=public_only)
+        return [r[0] for r in self.db.execute(query)]
 
     def finished_public_ids(self, limit: int = 20) -> list[str]:
         """Public finished tables, the most recently finished first, at most ``limit``."""
