@@ -47,7 +47,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -84,6 +84,10 @@ class Encoder:
     talk: bool
     size: int
     num_actions: int
+    # Blocks every game lays out (in its own order), which the shared writers below fill.
+    _hand: dict[str, int]
+    _to_act: SeatTable
+    _sizes: SeatTable
 
     def __new__(cls, game: Game, talk: bool = False) -> Encoder:
         if cls is Encoder:
@@ -192,6 +196,36 @@ class Encoder:
         """Write the non-zero entries of seat ``me``'s observation into ``v`` (``memo``:
         see :meth:`encode_seat`)."""
         raise NotImplementedError
+
+    # -- writers shared by the games' _fill (a block's entries, the same in every game) --
+
+    @staticmethod
+    def _put_cards(v: array[float], ix: Mapping[str, int], cards: Iterable[str]) -> None:
+        """Set the entries of ``cards`` in a card block (``ix``: code -> index)."""
+        for c in cards:
+            v[ix[c]] = 1.0
+
+    @staticmethod
+    def _put_ratios(v: array[float], at: Sequence[int], values: Sequence[int], top: int) -> None:
+        """``values[i] / top`` (clipped at 1) at ``at[i]``: scores, games, counts."""
+        for i, k in enumerate(values):
+            v[at[i]] = k / top if k < top else 1.0
+
+    def _put_trick(self, v: array[float], row: Sequence[int], trick: Iterable[Any]) -> None:
+        """The cards on the table by relative seat (``row``: this observer's seat rows)."""
+        card = self._card
+        for t in trick:
+            v[row[t["seat"]] + card[t["card"]]] = 1.0
+
+    def _put_turn(self, obs: Observation, me: int, v: array[float]) -> None:
+        """Who acts and the hand sizes / 3 (three-card hands in the trick games and in
+        Escoba), by relative seat."""
+        to_act = obs["to_act"]
+        if to_act is not None:
+            v[self._to_act[me][to_act]] = 1.0
+        at = self._sizes[me]
+        for i, k in enumerate(obs["hand_sizes"]):
+            v[at[i]] = k / 3
 
     def encode_seat(
         self, observation: Observation, seat: int, memo: dict[str, Any] | None = None

@@ -119,17 +119,12 @@ class BriscolaEncoder(Encoder):
         v[self._trump[obs["trump"]]] = 1.0
         v[self._suit[obs["trump_suit"]]] = 1.0
         if self._removed is not None:
-            ix = self._removed
-            for c in obs["removed"]:
-                v[ix[c]] = 1.0
+            self._put_cards(v, self._removed, obs["removed"])
         if self._active is not None:
             at = self._active[me]
             for s in obs["seats"]:
                 v[at[s]] = 1.0
-        target = obs["target"]
-        at = self._scores[me]
-        for i, k in enumerate(obs["scores"]):
-            v[at[i]] = k / target if k < target else 1.0
+        self._put_ratios(v, self._scores[me], obs["scores"], obs["target"])
         v[self._dealer[me][obs["dealer"]]] = 1.0
 
     def _fill_play(
@@ -137,14 +132,10 @@ class BriscolaEncoder(Encoder):
     ) -> None:
         """The blocks that change as the deal is played."""
         card = self._card
-        ix = self._hand
-        for c in obs["hand"]:
-            v[ix[c]] = 1.0
+        self._put_cards(v, self._hand, obs["hand"])
         trick = obs["trick"]
         if trick:
-            row = self._trick[me]
-            for t in trick:
-                v[row[t["seat"]] + card[t["card"]]] = 1.0
+            self._put_trick(v, self._trick[me], trick)
         v[self._leader[me][obs["leader"]]] = 1.0
         tricks = obs["tricks"]
         if memo is None:

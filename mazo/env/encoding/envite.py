@@ -70,24 +70,15 @@ class EnviteEncoder(Encoder):
     def _fill(
         self, obs: Observation, me: int, v: array[float], memo: dict[str, Any] | None = None
     ) -> None:
-        card = self._card
-        ix = self._hand
-        for c in obs["hand"]:
-            v[ix[c]] = 1.0
+        self._put_cards(v, self._hand, obs["hand"])
         v[self._vira[obs["vira"]]] = 1.0
         v[self._suit[obs["trump_suit"]]] = 1.0
-        row = self._trick[me]
-        for t in obs["trick"]:
-            v[row[t["seat"]] + card[t["card"]]] = 1.0
+        self._put_trick(v, self._trick[me], obs["trick"])
         v[self._to_play[me][obs["to_play"]]] = 1.0
         ix = self._played
         for t in obs["tricks"]:
-            for c in t["cards"]:
-                v[ix[c]] = 1.0
-        at = self._tricks[me]
-        won = obs["tricks_won"]
-        v[at[0]] = won[0] / 3
-        v[at[1]] = won[1] / 3
+            self._put_cards(v, ix, t["cards"])
+        self._put_ratios(v, self._tricks[me], obs["tricks_won"], 3)
         bet = obs["bet"]
         v[self._level + bet["level"]] = 1.0
         right = bet["raise_right"]
@@ -108,34 +99,21 @@ class EnviteEncoder(Encoder):
             v[at[1]] = 1.0 if tumbo[1] else 0.0
         if obs["tumbo_deal"]:
             v[self._tumbo_deal] = 1.0
-        at = self._scores[me]
-        scores = obs["scores"]
-        v[at[0]] = scores[0] / 12 if scores[0] < 12 else 1.0
-        v[at[1]] = scores[1] / 12 if scores[1] < 12 else 1.0
-        at = self._games[me]
-        games = obs["games"]
-        target = obs["chicos_to_win"]
-        v[at[0]] = games[0] / target if games[0] < target else 1.0
-        v[at[1]] = games[1] / target if games[1] < target else 1.0
+        self._put_ratios(v, self._scores[me], obs["scores"], 12)
+        self._put_ratios(v, self._games[me], obs["games"], obs["chicos_to_win"])
         v[self._phase[obs["phase"]]] = 1.0
         v[self._dealer[me][obs["dealer"]]] = 1.0
         v[self._eldest[me][obs["eldest"]]] = 1.0
-        to_act = obs["to_act"]
-        if to_act is not None:
-            v[self._to_act[me][to_act]] = 1.0
-        at = self._sizes[me]
-        for i, k in enumerate(obs["hand_sizes"]):
-            v[at[i]] = k / 3
+        self._put_turn(obs, me, v)
         if self._shown is not None:
             row = self._shown[me]
+            card = self._card
             for shown in obs["shown_hands"]:
                 base = row[shown["seat"]]
                 for c in shown["cards"]:
                     v[base + card[c]] = 1.0
         if self._offences is not None:
-            ix = self._offences
-            for text in obs["offences"]:
-                v[ix[text]] = 1.0
+            self._put_cards(v, self._offences, obs["offences"])
         if self._messages is not None:
             row = self._messages[me]
             word = self._word

@@ -46,37 +46,22 @@ class EscobaEncoder(Encoder):
     ) -> None:
         card = self._card
         d = self.deck_size
-        ix = self._hand
-        for c in obs["hand"]:
-            v[ix[c]] = 1.0
-        ix = self._table
-        for c in obs["table"]:
-            v[ix[c]] = 1.0
+        self._put_cards(v, self._hand, obs["hand"])
+        self._put_cards(v, self._table, obs["table"])
         for base, a, pile in zip(
             self._captured[me], self._counts[me], obs["captured"], strict=False
         ):
             for c in pile:
                 v[base + card[c]] = 1.0
             v[a] = len(pile) / d
-        at = self._escobas[me]
-        for i, k in enumerate(obs["escobas"]):
-            if k:
-                v[at[i]] = k / 10 if k < 10 else 1.0
+        self._put_ratios(v, self._escobas[me], obs["escobas"], 10)
         last = obs["last_capturer"]
         if last is not None:
             v[self._last[me][last]] = 1.0
         v[self._stock] = obs["stock_size"] / d
-        at = self._sizes[me]
-        for i, k in enumerate(obs["hand_sizes"]):
-            v[at[i]] = k / 3
-        target = obs["target"]
-        at = self._scores[me]
-        for i, k in enumerate(obs["scores"]):
-            v[at[i]] = k / target if k < target else 1.0
+        self._put_ratios(v, self._scores[me], obs["scores"], obs["target"])
         v[self._dealer[me][obs["dealer"]]] = 1.0
-        to_act = obs["to_act"]
-        if to_act is not None:
-            v[self._to_act[me][to_act]] = 1.0
+        self._put_turn(obs, me, v)
         rnd = obs["round"]
         v[self._round] = rnd / self._rounds if rnd < self._rounds else 1.0
         v[self._phase[obs["phase"]]] = 1.0

@@ -86,13 +86,8 @@ class TrionfettiEncoder(Encoder):
     def _fill(
         self, obs: Observation, me: int, v: array[float], memo: dict[str, Any] | None = None
     ) -> None:
-        card = self._card
-        ix = self._hand
-        for c in obs["hand"]:
-            v[ix[c]] = 1.0
-        row = self._trick[me]
-        for t in obs["trick"]:
-            v[row[t["seat"]] + card[t["card"]]] = 1.0
+        self._put_cards(v, self._hand, obs["hand"])
+        self._put_trick(v, self._trick[me], obs["trick"])
         v[self._to_play[me][obs["to_play"]]] = 1.0
         ix = self._played
         for e in obs["smazzata_log"]:
@@ -101,24 +96,16 @@ class TrionfettiEncoder(Encoder):
         bottom = obs["bottom_card"]
         if bottom is not None:
             v[self._bottom[bottom]] = 1.0
-        leftover = obs["leftover"]
-        if leftover:
-            ix = self._leftover
-            for c in leftover:
-                v[ix[c]] = 1.0
+        self._put_cards(v, self._leftover, obs["leftover"] or ())  # None: not known
         if obs["leftover_public"]:
             v[self._left_public] = 1.0
         ix = self._partner
         for share in obs["partner_cards"]:
-            for c in share["cards"]:
-                v[ix[c]] = 1.0
+            self._put_cards(v, ix, share["cards"])
         o = self._strength
         v[o : o + self.deck_size] = self._strength_of(obs)
         v[self._ranking.get(obs["ranking_name"], self._ranking["custom"])] = 1.0
-        at = self._tricks[me]
-        won = obs["tricks_won"]
-        v[at[0]] = won[0] / 3
-        v[at[1]] = won[1] / 3
+        self._put_ratios(v, self._tricks[me], obs["tricks_won"], 3)
         target = obs["points_to_win_game"]
         vega = obs["vega"]
         if vega["used"]:
@@ -133,26 +120,14 @@ class TrionfettiEncoder(Encoder):
         v[self._stake] = stake / target if stake < target else 1.0
         if obs["team_must_answer"]:
             v[self._must] = 1.0
-        at = self._scores[me]
-        scores = obs["scores"]
-        v[at[0]] = scores[0] / target if scores[0] < target else 1.0
-        v[at[1]] = scores[1] / target if scores[1] < target else 1.0
-        at = self._games[me]
-        games = obs["games"]
-        match_target = obs["games_to_win_match"]
-        v[at[0]] = games[0] / match_target if games[0] < match_target else 1.0
-        v[at[1]] = games[1] / match_target if games[1] < match_target else 1.0
+        self._put_ratios(v, self._scores[me], obs["scores"], target)
+        self._put_ratios(v, self._games[me], obs["games"], obs["games_to_win_match"])
         v[self._phase[obs["phase"]]] = 1.0
         v[self._deal + obs["deal"] - 1] = 1.0
         v[self._dealer[me][obs["dealer"]]] = 1.0
         v[self._cutter[me][obs["cutter"]]] = 1.0
         v[self._eldest[me][obs["eldest"]]] = 1.0
-        to_act = obs["to_act"]
-        if to_act is not None:
-            v[self._to_act[me][to_act]] = 1.0
-        at = self._sizes[me]
-        for i, k in enumerate(obs["hand_sizes"]):
-            v[at[i]] = k / 3
+        self._put_turn(obs, me, v)
         v[self._stock] = obs["stock_size"] / self.deck_size
         if self._messages is not None:
             v[self._talk_window[obs["talk"]]] = 1.0
