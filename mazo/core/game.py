@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import operator
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, NamedTuple, Self
 
 from mazo.core.cards import DeckSpec
 from mazo.core.errors import InvalidActionError, RulesError
@@ -23,8 +23,10 @@ __all__ = [
     "OVER",
     "PHASE_MASK",
     "DealFacts",
+    "DealStart",
     "Game",
     "GameInfo",
+    "MatchStart",
     "MatchState",
     "Option",
     "State",
@@ -181,6 +183,20 @@ class GameInfo:
     cards held (``heuristic.trusted(observation)``; ISMCTS ``signals``)."""
 
 
+@dataclass(frozen=True)
+class MatchStart:
+    """What :meth:`Game.new_match` hands a game's ``_new_match`` once it has checked it:
+    the match seed, the given packs (top card first, as ids), the dealer asked for (None:
+    the game draws or takes its ``first_dealer`` option), the starting scores
+    (:meth:`Game.check_setup`'s answer) and the whole setup (for a game's other keys)."""
+
+    seed: int
+    packs: tuple[tuple[int, ...], ...]
+    dealer: int | None
+    scores: tuple[int, ...]
+    setup: dict[str, Any]
+
+
 class Game:
     """Base of every game's rules object.  Subclasses set the class attributes."""
 
@@ -302,7 +318,10 @@ class Game:
             raise RulesError(
                 f"setup must be a mapping such as {{'scores': [...]}}, not {type(setup).__name__}"
             )
-        return self._new_match(seed, tuple(packs), dealer, dict(setup or {}))
+        setup = dict(setup or {})
+        return self._new_match(
+            MatchStart(seed, tuple(packs), dealer, self.check_setup(setup), setup)
+        )
 
     def _parse_pack(self, pack: Sequence[str | int]) -> tuple[int, ...]:
         if isinstance(pack, str):
@@ -318,13 +337,8 @@ class Game:
             raise RulesError("bad deck: a card appears twice")
         return cards
 
-    def _new_match(
-        self,
-        seed: int,
-        packs: tuple[tuple[int, ...], ...],
-        dealer: int | None,
-        setup: dict[str, Any],
-    ) -> State:
+    def _new_match(self, start: MatchStart) -> State:
+        """The first state of a match :meth:`new_match` has checked the call of."""
         raise NotImplementedError
 
     def _next_pack(
@@ -467,6 +481,15 @@ class DealFacts:
         for name in names:
             setattr(out, name, getattr(self, name))
         return out
+
+
+class DealStart(NamedTuple):
+    """Where a record's walk of the log (:meth:`MatchState._recorded`) meets a new pack:
+    the deal's facts (``dealer``, ``scores``), its number in the record, the pack's ids."""
+
+    facts: Any
+    number: int
+    deck: tuple[int, ...]
 
 
 def fresh(value: Any) -> Any:
@@ -734,6 +757,34 @@ class MatchState(State):
             for e in self.events
             if e.get("audience") is None or (seat is not None and seat in e["audience"])
         ]
+
+    def record(self) -> JSON:
+        """A JSON-ready record of the match so far (see :mod:`mazo.record`): the deals and
+        actions of the game's :meth:`_recorded` walk of its log, the setup from the first
+        deal's scores (a game with more to set up adds it in :meth:`_record_extra`)."""
+        fmt = self._g.info.deck.format
+        deals: list[JSON] = []
+        actions: list[JSON] = []
+        first: Any = None
+        for item in self._recorded():
+            if isinstance(item, DealStart):
+                first = first or item.facts
+                deck = [fmt(c) for c in item.deck]
+                deals.append({"deal": item.number, "dealer": item.facts.dealer, "deck": deck})
+            else:
+                actions.append({"seat": item[0], "action": item[1]})
+        record: JSON = self._g.make_record(self, first.scores if first else None, deals, actions)
+        self._record_extra(record, first)
+        return record
+
+    def _recorded(self) -> Iterator[DealStart | tuple[int, str]]:
+        """The log as a record lists it, oldest first: a :class:`DealStart` where a pack
+        is dealt, ``(seat, action string)`` for each move a replay must make."""
+        raise NotImplementedError
+
+    def _record_extra(self, record: JSON, first: Any) -> None:
+        """Add what a game records beyond the shared layout (``first``: the facts of the
+        record's first deal, None before any)."""
 
     def _key(self) -> tuple[Any, ...]:
         """Everything that decides the match's future and what anyone may observe."""

@@ -52,7 +52,7 @@ Decisions where the rules file leaves room (see also docs/briscola.md)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
 from mazo.core.cards import LATIN_40, SUITS, iter_bits
@@ -63,7 +63,9 @@ from mazo.core.game import (
     OVER,
     PHASE_MASK,
     DealFacts,
+    DealStart,
     Game,
+    MatchStart,
     MatchState,
     Option,
     State,
@@ -375,23 +377,16 @@ class BriscolaGame(Game):
             return DECK.full_mask  # the 3-player drop-out play-off uses all 40 cards
         return DECK.full_mask & ~self.removed
 
-    def _new_match(
-        self,
-        seed: int,
-        packs: tuple[tuple[int, ...], ...],
-        dealer: int | None,
-        setup: dict[str, Any],
-    ) -> BriscolaState:
-        n = self.players
-        scores = self.check_setup(setup)
-        dealer = self.first_dealer(seed, dealer)
-        active = tuple(range(n))
+    def _new_match(self, start: MatchStart) -> BriscolaState:
+        active = tuple(range(self.players))
+        packs = start.packs
         if packs:
             self._check_dealt_pack(packs[0], active)
+        dealer = self.first_dealer(start.seed, start.dealer)
         # Deal k is shuffled by Rng(stream_seed(deal_seed, k)): cheap per deal, and a
         # seed's deals never depend on how far an earlier deal went.
-        deal_seed = derive_seed(seed, "deals")
-        return _start_deal(self, 1, dealer, active, scores, deal_seed, packs, False, None)
+        deal_seed = derive_seed(start.seed, "deals")
+        return _start_deal(self, 1, dealer, active, start.scores, deal_seed, packs, False, None)
 
     def _check_dealt_pack(self, pack: tuple[int, ...], active: tuple[int, ...]) -> None:
         want = self.pack_mask(active)
@@ -935,28 +930,18 @@ class BriscolaState(MatchState):
         old = len(_expand(earlier, [anchor, *theirs]))
         return [_event_json(self._g, e) for e in _expand(self, [anchor, *mine])[old:]]
 
-    def record(self) -> JSON:
-        """A JSON-ready record of the match so far (see :mod:`mazo.record`)."""
-        game = self._g
-        deals = []
-        actions: list[JSON] = []
-        first: _Deal | None = None
+    def _recorded(self) -> Iterator[DealStart | tuple[int, str]]:
+        """The deals and moves of the log, for :meth:`record`."""
         for e in _expand(self):
             kind = e[0]
             if kind == _EV_DEAL:
-                d = e[1]
-                first = first or d
-                deals.append(
-                    {"deal": d.number, "dealer": d.dealer, "deck": [_CODES[c] for c in d.deck]}
-                )
+                yield DealStart(e[1], e[1].number, e[1].deck)
             elif kind == _EV_PLAY:
-                actions.append({"seat": e[1], "action": _CODES[e[2]]})
+                yield e[1], _CODES[e[2]]
             elif kind == _EV_SIGNAL:
-                actions.append({"seat": e[1], "action": "signal " + SIGNAL_MEANINGS[e[2]]})
+                yield e[1], "signal " + SIGNAL_MEANINGS[e[2]]
             elif kind == _EV_EXCHANGE:
-                word = "exchange" if e[2] is not None else "decline"
-                actions.append({"seat": e[1], "action": word})
-        return game.make_record(self, first.scores if first else None, deals, actions)
+                yield e[1], "exchange" if e[2] is not None else "decline"
 
     def __repr__(self) -> str:
         d = self._d

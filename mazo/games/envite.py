@@ -70,7 +70,7 @@ Decisions where the rules file leaves room (see also docs/envite.md)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import cache
 from typing import Any
 
@@ -82,7 +82,9 @@ from mazo.core.game import (
     OVER,
     PHASE_MASK,
     DealFacts,
+    DealStart,
     Game,
+    MatchStart,
     Option,
     bad_action_id,
     fresh,
@@ -606,17 +608,11 @@ class EnviteGame(Game):
         check_team_setup("envite", setup, ("scores", "games"), tops)
         return tuple(setup.get("scores", (0, 0)))
 
-    def _new_match(
-        self,
-        seed: int,
-        packs: tuple[tuple[int, ...], ...],
-        dealer: int | None,
-        setup: dict[str, Any],
-    ) -> EnviteState:
-        scores = self.check_setup(setup)
-        games = tuple(setup.get("games", (0, 0)))
-        dealer = self.first_dealer(seed, dealer)
-        return _start_deal(self, 1, dealer, scores, games, derive_seed(seed, "deals"), packs, None)
+    def _new_match(self, start: MatchStart) -> EnviteState:
+        games = tuple(start.setup.get("games", (0, 0)))
+        dealer = self.first_dealer(start.seed, start.dealer)
+        seed = derive_seed(start.seed, "deals")
+        return _start_deal(self, 1, dealer, start.scores, games, seed, start.packs, None)
 
     def determinize(self, observation: Mapping[str, Any], rng: Rng) -> EnviteState:
         """A full state consistent with ``observation``; unseen cards dealt at random."""
@@ -1055,31 +1051,25 @@ class EnviteState(PartnershipState):
         """The event of a log node.  Team messages carry an ``audience``."""
         return _event_json(self._g, node)
 
-    def record(self) -> JSON:
-        """A JSON-ready record of the match so far (see :mod:`mazo.record`)."""
-        game = self._g
-        deals: list[JSON] = []
-        actions: list[JSON] = []
-        first: _Deal | None = None
+    def _recorded(self) -> Iterator[DealStart | tuple[int, str]]:
+        """The deals and moves of the log, for :meth:`record`."""
+        name = self._g.action_to_string
         for node in log_nodes(self._ev):
             kind = node[1]
             if kind == _K_DEAL:
-                d: _Deal = node[2]
-                first = first or d
-                deals.append(
-                    {"deal": d.number, "dealer": d.dealer, "deck": [_CODES[c] for c in d.deck]}
-                )
+                yield DealStart(node[2], node[2].number, node[2].deck)
             elif kind == _K_PLAY:
-                actions.append({"seat": node[2], "action": _CODES[node[3]]})
+                yield node[2], _CODES[node[3]]
             elif kind in (_K_BET, _K_MSG, _K_RENUNCIO):
-                actions.append({"seat": node[2], "action": game.action_to_string(node[3])})
+                yield node[2], name(node[3])
             elif kind == _K_TUMBO:
-                actions.append({"seat": node[2], "action": _CALLS[4 if node[3] else 5]})
-        record = game.make_record(self, None, deals, actions)
+                yield node[2], _CALLS[4 if node[3] else 5]
+
+    def _record_extra(self, record: JSON, first: _Deal | None) -> None:
+        """Chicos: the match's and, where the record starts with some, the setup's."""
         if first is not None and (any(first.scores) or any(first.games)):
             record["setup"] = {"scores": list(first.scores), "games": list(first.games)}
         record["games"] = self.games
-        return record
 
     def __repr__(self) -> str:
         d = self._d

@@ -44,7 +44,7 @@ Decisions where the rules file leaves room (see also docs/escoba.md)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from mazo.core.cards import LATIN_40, iter_bits
@@ -54,7 +54,9 @@ from mazo.core.game import (
     HAND_OVER,
     OVER,
     PHASE_MASK,
+    DealStart,
     Game,
+    MatchStart,
     MatchState,
     Option,
     bad_action_id,
@@ -318,17 +320,11 @@ class EscobaGame(Game):
 
     # -- matches -------------------------------------------------------------------
 
-    def _new_match(
-        self,
-        seed: int,
-        packs: tuple[tuple[int, ...], ...],
-        dealer: int | None,
-        setup: dict[str, Any],
-    ) -> EscobaState:
+    def _new_match(self, start: MatchStart) -> EscobaState:
         _capture_table()
-        scores = self.check_setup(setup)
-        dealer = self.first_dealer(seed, dealer)
-        return _start_hand(self, 1, dealer, scores, derive_seed(seed, "deals"), packs, None)
+        dealer = self.first_dealer(start.seed, start.dealer)
+        seed = derive_seed(start.seed, "deals")
+        return _start_hand(self, 1, dealer, start.scores, seed, start.packs, None)
 
     def determinize(self, observation: Mapping[str, Any], rng: Rng) -> EscobaState:
         """A full state consistent with ``observation``; unseen cards dealt at random."""
@@ -619,29 +615,15 @@ class EscobaState(MatchState):
         """The log as ``seat`` saw it (Escoba has no private events)."""
         return self.events
 
-    def record(self) -> JSON:
-        """A JSON-ready record of the match so far (see :mod:`mazo.record`)."""
-        game = self._g
-        deals: list[JSON] = []
-        actions: list[JSON] = []
-        first: _Hand | None = None
+    def _recorded(self) -> Iterator[DealStart | tuple[int, str]]:
+        """The hands and plays of the log (a play with what it takes), for :meth:`record`."""
         for node in log_nodes(self._ev):
             kind = node[1]
             if kind == "deal":
-                hand: _Hand = node[2]
-                first = first or hand
-                deals.append(
-                    {
-                        "deal": hand.number,
-                        "dealer": hand.dealer,
-                        "deck": [_CODES[c] for c in hand.deck],
-                    }
-                )
+                yield DealStart(node[2], node[2].number, node[2].deck)
             elif kind == "play":
                 _p, _k, seat, card, taken, _esc = node
-                text = "+".join([_CODES[card], *(_CODES[c] for c in iter_bits(taken))])
-                actions.append({"seat": seat, "action": text})
-        return game.make_record(self, first.scores if first else None, deals, actions)
+                yield seat, "+".join([_CODES[card], *(_CODES[c] for c in iter_bits(taken))])
 
     def __repr__(self) -> str:
         hands = " | ".join(" ".join(self.hand(s)) for s in range(self._g.players))

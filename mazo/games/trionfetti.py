@@ -65,7 +65,7 @@ Decisions where the rules file leaves room (see also docs/trionfetti.md)
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import cache
 from typing import Any, Final
 
@@ -76,7 +76,9 @@ from mazo.core.game import (
     OVER,
     PHASE_MASK,
     DealFacts,
+    DealStart,
     Game,
+    MatchStart,
     Option,
     bad_action_id,
     fresh,
@@ -526,14 +528,8 @@ class TrionfettiGame(Game):
             parse_ranking(setup["ranking"])
         return tuple(setup.get("scores", (0, 0)))
 
-    def _new_match(
-        self,
-        seed: int,
-        packs: tuple[tuple[int, ...], ...],
-        dealer: int | None,
-        setup: dict[str, Any],
-    ) -> TrionfettiState:
-        scores = self.check_setup(setup)
+    def _new_match(self, start: MatchStart) -> TrionfettiState:
+        seed, setup, dealer = start.seed, start.setup, start.dealer
         games = tuple(setup.get("games", (0, 0)))
         ranking = parse_ranking(setup["ranking"]) if "ranking" in setup else self.initial_ranking
         k = setup.get("deal", 1)
@@ -560,11 +556,11 @@ class TrionfettiGame(Game):
             1,
             0,
             dealer,
-            scores,
+            start.scores,
             games,
             ranking,
             derive_seed(seed, "packs"),
-            packs,
+            start.packs,
             prev,
             k,
             draw,
@@ -1162,50 +1158,42 @@ class TrionfettiState(PartnershipState):
         """The event of a log node.  Private events carry an ``audience``."""
         return _event_json(node)
 
-    def record(self) -> JSON:
-        """A JSON-ready record of the match so far (see :mod:`mazo.record`)."""
+    def _recorded(self) -> Iterator[DealStart | tuple[int, str]]:
+        """The smazzate (one pack each) and moves of the log, for :meth:`record`."""
         game = self._g
-        deals: list[JSON] = []
-        actions: list[JSON] = []
-        first: _Deal | None = None
         for node in log_nodes(self._ev):
             kind = node[1]
             if kind == _K_SMAZ:
-                d: _Deal = node[2]
-                first = first or d
-                deals.append(
-                    {
-                        "deal": d.smazzata,
-                        "dealer": d.dealer,
-                        "deck": [_CODES[c] for c in d.pack],
-                    }
-                )
+                yield DealStart(node[2], node[2].smazzata, node[2].pack)
             elif kind == _K_PLAY:
-                actions.append({"seat": node[2], "action": _CODES[node[3]]})
+                yield node[2], _CODES[node[3]]
             elif kind == _K_RANK:
-                text = "keep" if node[3] is None else _ranking_text(node[3])
-                actions.append({"seat": node[2], "action": text})
+                yield node[2], "keep" if node[3] is None else _ranking_text(node[3])
             elif kind == _K_VEGA:
-                actions.append({"seat": node[2], "action": "vega"})
+                yield node[2], "vega"
             elif kind == _K_ANSWER:
-                actions.append({"seat": node[2], "action": "accept" if node[3] else "refuse"})
+                yield node[2], "accept" if node[3] else "refuse"
             elif kind == _K_MSG:
-                actions.append({"seat": node[2], "action": game.action_to_string(node[3])})
+                yield node[2], game.action_to_string(node[3])
             elif kind == _K_TEXT:
-                actions.append({"seat": node[2], "action": f"{node[3]} {node[4]}"})
+                yield node[2], f"{node[3]} {node[4]}"
             elif kind == _K_BOTTOM:
-                actions.append({"seat": node[2], "action": "show_bottom"})
+                yield node[2], "show_bottom"
             elif kind == _K_PEEK and game.options["dealer_peek_deal4"] == "opt_in":
-                actions.append({"seat": node[2], "action": "peek"})
+                yield node[2], "peek"
             elif kind == _K_SHARE and node[4] == "shown_previous":
-                actions.append({"seat": node[2], "action": "show"})
+                yield node[2], "show"
             elif kind == _K_SHARE and node[4] == "shown":
                 before = node[0]
                 if not (
                     before[1] == _K_SHARE and before[2] == node[2] and before[4] == "shown_previous"
                 ):
-                    actions.append({"seat": node[2], "action": "show"})
-        record = game.make_record(self, None, deals, actions)
+                    yield node[2], "show"
+
+    def _record_extra(self, record: JSON, first: _Deal | None) -> None:
+        """Games, and the setup of a record that starts part-way: scores and games, the
+        deal of the smazzata and its ranking, the dealer draw."""
+        game = self._g
         if first is not None:
             setup: JSON = {}
             if any(first.scores) or any(first.games):
@@ -1218,7 +1206,6 @@ class TrionfettiState(PartnershipState):
                 setup["dealer_draw"] = [[[s, _CODES[c]] for s, c in rnd] for rnd in first.draw]
             record["setup"] = setup
         record["games"] = self.games
-        return record
 
     def __repr__(self) -> str:
         d = self._d
