@@ -76,6 +76,52 @@ def test_briscola_numbers_do_not_jump_after_a_draw(
         assert cards[: len(kept)] == kept, (before, after)
 
 
+@pytest.mark.parametrize("game", ["briscola", "escoba", "envite", "trionfetti"])
+def test_every_game_numbers_the_hand_in_the_order_it_came(game: str) -> None:
+    """One mechanism for all four games, not a flag one game sets: the cards in hand are
+    numbered in the order they came, whatever order the engine keeps them in."""
+    import mazo
+    from mazo.cli.common import Output
+    from mazo.cli.play import Session
+
+    g = mazo.load_game(game)
+    names = {s: "random" for s in range(1, g.players)}
+    session = Session(g, 0, {}, names, 1, Output(color=False))
+    session.hand = ["KB", "1O"]  # 1O came after KB (a draw): the engine lists it first
+    obs = {"hand": ["1O", "KB"], "legal_actions": ["1O", "KB"]}
+    assert session.choices(obs) == ["KB", "1O"]
+    # The hand line shows the same order as the numbers.
+    assert (
+        session._table_lines(obs)
+        == session.text.observation({**obs, "hand": ["KB", "1O"]}, session.view).splitlines()
+    )
+
+
+@pytest.mark.parametrize(("game", "players"), [("envite", 6), ("trionfetti", 4)])
+def test_hand_order_is_stable_through_a_deal(
+    game: str, players: int, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The games that deal every card at once: the cards kept keep their order (and the
+    hand line's) from one prompt to the next, so a card's number never moves up."""
+    argv = ["play", game, "-n", str(players), "--seed", "5", "--vs", "random"]
+    argv += ["--cards", "code", "--pause", "never"]
+    _, out, _ = run_cli(argv, capsys, monkeypatch, "1\n" * 40 + "q\n")
+    hands = []
+    for block in out.split("Your choices:")[1:]:
+        cards = [
+            c
+            for _, c in re.findall(
+                r"^\s+(\d+)\) (10[OCEB]|[1-9JQK][OCEB])\b", block.split("Your move [")[0], re.M
+            )
+        ]
+        if cards:
+            hands.append(cards)
+    assert len(hands) >= 6
+    for before, after in itertools.pairwise(hands):
+        kept = [c for c in before if c in after]
+        assert [c for c in after if c in before] == kept, (before, after)
+
+
 def test_briscola_marks_the_card_winning_the_trick(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

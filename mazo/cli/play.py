@@ -438,9 +438,10 @@ class Session:
     def choices(self, obs: Mapping[str, Any]) -> list[str]:
         """The legal actions in the order they are numbered on screen."""
         actions = self.text.ordered_actions(list(obs.get("legal_actions", [])), obs)
-        if self.text.stable_hand and self.hand:
-            place = {card: i for i, card in enumerate(self.hand)}
-            actions.sort(key=lambda a: place.get(a, len(place)))  # stable: others keep order
+        # Every game: the cards in hand in the order they came (see show_drawn), so a
+        # card's number does not jump when a card is drawn; the others keep their order.
+        place = {card: i for i, card in enumerate(self.hand)}
+        actions.sort(key=lambda a: place.get(a, len(place)))
         return actions
 
     def ask(self, obs: Mapping[str, Any], pause: bool = False) -> int | str | None:
@@ -568,6 +569,9 @@ class Session:
     # -- output ----------------------------------------------------------------------
 
     def _table_lines(self, obs: Mapping[str, Any], show_hand: bool = True) -> list[str]:
+        hand = obs.get("hand")
+        if hand and set(hand) == set(self.hand):  # the hand line in the choices' order
+            obs = {**obs, "hand": list(self.hand)}
         return self.text.observation(obs, self.view, show_hand=show_hand).splitlines()
 
     def help(self) -> str:
@@ -630,12 +634,15 @@ class Session:
     def show_drawn(self, state: State, events: list[dict[str, Any]]) -> None:
         """Say which cards a draw from the stock brought the human: the draw event names
         none, so they are the cards in hand now that were not there before."""
-        hand = list(state.observation(self.seat).get("hand") or [])
+        obs = state.observation(self.seat)
+        hand = list(obs.get("hand") or [])
         drawn = [c for c in hand if c not in self.hand]
         if drawn and any(self.text.draws(e) for e in events):
             self.out.line(f"You draw {self.view.cards(drawn)}.", style="cyan")
-        # The order the cards came in: what stays keeps its place, new cards go last.
-        self.hand = [c for c in self.hand if c in hand] + drawn
+        # The order the cards came in: what stays keeps its place, new cards go last, in
+        # the game's own order (strongest first, where a game sorts its hand so).
+        new = self.text.ordered_actions(drawn, obs)
+        self.hand = [c for c in self.hand if c in hand] + new + [c for c in drawn if c not in new]
 
     def show_events(self, events: list[dict[str, Any]]) -> None:
         """New log events.  A game may hold messages back until the next move of the game

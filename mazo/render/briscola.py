@@ -234,7 +234,6 @@ class BriscolaText(GameText):
     sim_columns = ("card pts/deal", "deals won")
 
     hand_in_choices = True
-    stable_hand = True
     help = """\
   signal <meaning>   a partner signal, when offered (also by number)
   exchange, decline  swap (or keep) the 2 of trumps, when offered"""

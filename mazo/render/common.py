@@ -227,9 +227,6 @@ class GameText:
     """Messages (:meth:`is_message`) are listed by the ``m`` command, not among the choices."""
     hand_in_choices: bool = False
     """When every card in hand is a choice, the hand is shown as the choices only."""
-    stable_hand: bool = False
-    """Number the cards in hand in the order they came (a drawn card goes last), so the
-    numbers of the other cards do not move after a draw."""
     bold_prefixes: tuple[str, ...] = ("Your hand",)
     """Table lines printed in bold (the first line always is)."""
     pause_prefixes: tuple[str, ...] = ("Your hand",)
