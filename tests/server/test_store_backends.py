@@ -457,3 +457,27 @@ def test_postgres_an_action_waits_for_a_takeover_in_progress(pg: Backend, pg_url
             await a.close()
 
     asyncio.run(main())
+
+
+def test_postgres_commits_do_not_wait_for_the_disk_unless_asked(pg_url: str) -> None:
+    """synchronous_commit is off on the store's connections (the SQLite store's bargain:
+    an action survives the server being killed; see pgstore's docstring); a URL that
+    names it keeps its own choice."""
+    from mazo.server.pgstore import PostgresStore
+
+    async def setting(url: str) -> str:
+        store = PostgresStore(url)
+        await store.open()
+        try:
+            assert store._pool is not None
+            async with store._pool.connection() as conn:
+                row = await (await conn.execute("SHOW synchronous_commit")).fetchone()
+        finally:
+            await store.close()
+        assert row is not None
+        return str(row[0])
+
+    assert asyncio.run(setting(pg_url)) == "off"
+    sep = "&" if "?" in pg_url else "?"
+    durable = f"{pg_url}{sep}options=-c%20synchronous_commit%3Don"
+    assert asyncio.run(setting(durable)) == "on"
