@@ -733,6 +733,20 @@ class MatchState(State):
         """The dealer of the deal in progress."""
         return self._d.dealer  # type: ignore[no-any-return]
 
+    @property
+    def deal_number(self) -> int:
+        """1-based number of the deal in progress in the match (Briscola's drawn deals,
+        Escoba's hands, every deal of every Trionfetti smazzata count)."""
+        return self._d.number  # type: ignore[no-any-return]
+
+    def _hands_text(self) -> str:
+        """Every seat's hand for ``repr``: ``"1O 3C | 7E ..."``."""
+        return " | ".join(" ".join(self.hand(s)) for s in range(self._g.players))
+
+    def hand(self, seat: int) -> list[str]:
+        """The codes of the cards ``seat`` holds (a game's own order)."""
+        raise NotImplementedError
+
     def events_since(self, earlier: State) -> list[JSON]:
         """What was logged after ``earlier`` (see :meth:`State.events_since`): games whose
         log nodes are events one to one walk back from the newest node to ``earlier``'s

@@ -142,6 +142,14 @@ class PartnershipState(MatchState):
         return list(self._d.games)
 
     @property
+    def winner(self) -> int | None:
+        """The team that won the match (on games: Envite's chicos, Trionfetti's games),
+        or None while it runs."""
+        if not self.match_over:
+            return None
+        return 0 if self._d.games[0] >= self._g.info.games_target else 1
+
+    @property
     def tricks_won(self) -> list[int]:
         """Tricks won per team in this deal."""
         return [self._tw & 15, self._tw >> 4]

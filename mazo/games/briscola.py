@@ -588,11 +588,6 @@ class BriscolaState(MatchState):
     _ev: _ListEv
 
     @property
-    def deal_number(self) -> int:
-        """1-based number of the deal in progress (drawn deals count)."""
-        return self._d.number
-
-    @property
     def trump_card(self) -> str:
         """The face-up trump indicator of this deal."""
         return _CODES[self._d.indicator]
@@ -945,10 +940,9 @@ class BriscolaState(MatchState):
 
     def __repr__(self) -> str:
         d = self._d
-        hands = " | ".join(" ".join(self.hand(s)) for s in range(self._g.players))
         return (
             f"<BriscolaState deal {d.number} trump {_CODES[d.indicator]} to_act {self.to_act} "
-            f"trick [{' '.join(_CODES[c] for c in self._trick)}] hands [{hands}] "
+            f"trick [{' '.join(_CODES[c] for c in self._trick)}] hands [{self._hands_text()}] "
             f"scores {list(d.scores)}>"
         )
 

@@ -709,19 +709,6 @@ class EnviteState(PartnershipState):
     # -- public views ----------------------------------------------------------------
 
     @property
-    def winner(self) -> int | None:
-        """The team that won the match, or None while it runs."""
-        if not self.match_over:
-            return None
-        games = self._d.games
-        return 0 if games[0] >= self._g.target else 1
-
-    @property
-    def deal_number(self) -> int:
-        """1-based number of the deal in progress."""
-        return self._d.number
-
-    @property
     def vira(self) -> str:
         """The face-up card whose suit is trumps this deal."""
         return _CODES[self._d.vira]
@@ -1073,11 +1060,10 @@ class EnviteState(PartnershipState):
 
     def __repr__(self) -> str:
         d = self._d
-        hands = " | ".join(" ".join(self.hand(s)) for s in range(self._g.players))
         return (
             f"<EnviteState deal {d.number} vira {_CODES[d.vira]} {self.phase} "
             f"to_act {self.to_act} trick [{' '.join(_CODES[c] for c in self._trick)}] "
-            f"hands [{hands}] stones {list(d.scores)} chicos {list(d.games)}>"
+            f"hands [{self._hands_text()}] stones {list(d.scores)} chicos {list(d.games)}>"
         )
 
     def _own_key(self) -> tuple[Any, ...]:

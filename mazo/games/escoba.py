@@ -626,10 +626,9 @@ class EscobaState(MatchState):
                 yield seat, "+".join([_CODES[card], *(_CODES[c] for c in iter_bits(taken))])
 
     def __repr__(self) -> str:
-        hands = " | ".join(" ".join(self.hand(s)) for s in range(self._g.players))
         return (
             f"<EscobaState hand {self._d.number} to_act {self.to_act} "
-            f"table [{' '.join(self.table())}] hands [{hands}] scores {self.scores}>"
+            f"table [{' '.join(self.table())}] hands [{self._hands_text()}] scores {self.scores}>"
         )
 
     def _key(self) -> tuple[Any, ...]:

@@ -776,13 +776,6 @@ class TrionfettiState(PartnershipState):
     # -- public views ------------------------------------------------------------------
 
     @property
-    def winner(self) -> int | None:
-        """The team that won the match, or None while it runs."""
-        if not self.match_over:
-            return None
-        return 0 if self._d.games[0] >= self._g.match_target else 1
-
-    @property
     def phase(self) -> str:
         """``ranking``, ``play``, ``vega_pending`` or ``over``."""
         return _PHASE_NAMES[self._m & PHASE_MASK]
@@ -1078,17 +1071,22 @@ class TrionfettiState(PartnershipState):
         new._m = VEGA_PENDING
         new.to_act = (seat + 1) % 4
         ev: Any = (self._ev, _K_VEGA, seat, value)
+        # §11.1: the answering team see each other's hands while they decide.
+        new._ev = self._share_hands(new, ev, 1 - team, "vega_pending")
+        return new
+
+    def _share_hands(self, new: TrionfettiState, ev: Any, team: int, why: str) -> Any:
+        """With automatic sharing, ``team``'s seats show their hands to each other in
+        ``new`` (``why``: the share event's reason); the log's newest node after ``ev``."""
         if self._g.automatic_sharing:
-            # §11.1: the answering team see each other's hands while they decide.
             x = self._x
-            for s in (1 - team, 3 - team):
+            for s in (team, team + 2):
                 cards = self._h >> s * 52 & _FULL
                 if cards:
-                    ev = (ev, _K_SHARE, s, cards, "vega_pending")
+                    ev = (ev, _K_SHARE, s, cards, why)
                     x = _shared(x, s, cards)
             new._x = x
-        new._ev = ev
-        return new
+        return ev
 
     def _answer(self, seat: int, accept: bool) -> TrionfettiState:
         new = self._derive()
@@ -1100,15 +1098,8 @@ class TrionfettiState(PartnershipState):
         new._vega = (True, team, value, caller, value, True)
         new._m = PLAY
         new.to_act = caller
-        if self._g.automatic_sharing:
-            x = self._x
-            for s in (team, team + 2):  # the callers now see each other's hands too
-                cards = self._h >> s * 52 & _FULL
-                if cards:
-                    ev = (ev, _K_SHARE, s, cards, "vega_accepted")
-                    x = _shared(x, s, cards)
-            new._x = x
-        new._ev = ev
+        # the callers now see each other's hands too
+        new._ev = self._share_hands(new, ev, team, "vega_accepted")
         return new
 
     def _why_illegal(self, a: int, seat: int) -> str:
@@ -1209,11 +1200,10 @@ class TrionfettiState(PartnershipState):
 
     def __repr__(self) -> str:
         d = self._d
-        hands = " | ".join(" ".join(self.hand(s)) for s in range(4))
         return (
             f"<TrionfettiState smazzata {d.smazzata} deal {d.k} {self.phase} to_act "
-            f"{self.to_act} trick [{' '.join(_CODES[c] for c in self._trick)}] hands [{hands}] "
-            f"scores {list(d.scores)} games {list(d.games)}>"
+            f"{self.to_act} trick [{' '.join(_CODES[c] for c in self._trick)}] "
+            f"hands [{self._hands_text()}] scores {list(d.scores)} games {list(d.games)}>"
         )
 
     def _own_key(self) -> tuple[Any, ...]:
