@@ -31,6 +31,7 @@ __all__ = [
     "add_players_flag",
     "add_rules_flags",
     "add_seed_flag",
+    "did_you_mean",
     "events_for",
     "game_class",
     "game_from_args",
@@ -160,10 +161,20 @@ def game_class(name: str) -> type[Game]:
     """The registered class of a game, or a :class:`CliError` listing the games."""
     cls = GAMES.get(name.strip().lower()) if isinstance(name, str) else None
     if cls is None:
-        close = difflib.get_close_matches(str(name).strip().lower(), list_games(), n=1)
-        hint = f"did you mean {close[0]}? " if close else ""
+        hint = did_you_mean(str(name).strip().lower(), list_games())
         raise CliError(f"unknown game {name!r}; {hint}games are: {', '.join(list_games())}")
     return cls
+
+
+def did_you_mean(word: str, known: Sequence[str]) -> str:
+    """``"did you mean briscola? "`` for a misspelt name, else ``""``: the hint of every
+    error about an unknown game, bot or command.
+
+    >>> did_you_mean("plya", ["play", "sim"]), did_you_mean("chess", ["play"])
+    ('did you mean play? ', '')
+    """
+    close = difflib.get_close_matches(word, list(known), n=1)
+    return f"did you mean {close[0]}? " if close else ""
 
 
 _TRUE = {"true", "yes", "on", "1"}

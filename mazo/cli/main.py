@@ -8,7 +8,6 @@ A subcommand module exposes ``add_parser(subparsers) -> None`` and ``run(args) -
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -18,7 +17,7 @@ import mazo
 from mazo.core.errors import MazoError
 
 from . import bench, play, replay, serve, tournament
-from .common import Output, raw_formatter
+from .common import Output, did_you_mean, raw_formatter
 
 __all__ = ["build_parser", "main"]
 
@@ -135,8 +134,7 @@ def _unknown_command(parser: argparse.ArgumentParser, argv: Sequence[str]) -> st
         return None
     if any(a in ("-h", "--help", "--version") for a in argv[: argv.index(word)]):
         return None  # argparse answers these before it reads the command
-    close = difflib.get_close_matches(word.lower(), names, n=1)
-    hint = f"did you mean {close[0]}? " if close else ""
+    hint = did_you_mean(word.lower(), names)
     return f"unknown command {word!r}; {hint}commands are: {', '.join(names)}"
 
 

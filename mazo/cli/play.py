@@ -8,7 +8,6 @@ itself, so no hidden card can reach the screen.  Bots also receive observations 
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 import re
 import secrets
@@ -27,6 +26,7 @@ from .common import (
     add_card_flags,
     add_players_flag,
     add_rules_flags,
+    did_you_mean,
     events_for,
     game_from_args,
     isatty,
@@ -720,8 +720,7 @@ def _make_bot(spec: str, game: Game, seed: int, notes: list[str]) -> tuple[Any, 
     except RulesError as err:
         known = _bot_names()
         if known and name not in known:
-            close = difflib.get_close_matches(name, known, n=1)
-            hint = f"did you mean {close[0]}? " if close else ""
+            hint = did_you_mean(name, known)
             raise CliError(f"unknown bot {spec!r}; {hint}bots are: {', '.join(known)}") from None
         if options:  # e.g. "bot 'ismcts' has no option foo; options are: ..."
             raise CliError(str(err)) from None
