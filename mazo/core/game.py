@@ -427,7 +427,19 @@ class Game:
         }
 
     def action_to_string(self, action: int) -> str:
-        """The canonical string of an action id."""
+        """The canonical string of an action id: a card's code for a card play (ids
+        below the pack's size), else the game's :meth:`_move_string`."""
+        action = plain_int(action)  # type: ignore[assignment]  # numpy ints
+        info = self.info
+        if type(action) is not int or not 0 <= action < info.num_actions:
+            raise bad_action_id(self.name.capitalize(), action, info.num_actions)
+        if action < info.deck.size:
+            return info.deck.format(action)
+        return self._move_string(action)
+
+    def _move_string(self, action: int) -> str:
+        """The string of a valid action id from the pack's size up (bets, calls, talk,
+        Escoba's captures)."""
         raise NotImplementedError
 
     def string_to_action(self, text: str) -> int:

@@ -73,7 +73,6 @@ from mazo.core.game import (
     fresh,
     log_nodes,
     log_since,
-    plain_int,
     to_action_id,
 )
 from mazo.core.rng import Rng, derive_seed, stream_seed
@@ -337,13 +336,8 @@ class BriscolaGame(Game):
 
     # -- notation ----------------------------------------------------------------
 
-    def action_to_string(self, action: int) -> str:
-        """``7O`` for a card, ``signal trump_ace``, ``exchange`` or ``decline``."""
-        action = plain_int(action)  # type: ignore[assignment]  # numpy ints
-        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
-            raise bad_action_id("Briscola", action, NUM_ACTIONS)
-        if action < NUM_CARDS:
-            return _CODES[action]
+    def _move_string(self, action: int) -> str:
+        """``signal trump_ace``, ``exchange`` or ``decline`` (cards: :meth:`action_to_string`)."""
         if action < EXCHANGE:
             return "signal " + SIGNAL_MEANINGS[action - SIGNAL_BASE]
         return "exchange" if action == EXCHANGE else "decline"

@@ -90,7 +90,6 @@ from mazo.core.game import (
     fresh,
     int_at_least,
     log_nodes,
-    plain_int,
     to_action_id,
 )
 from mazo.core.rng import Rng, derive_seed
@@ -557,13 +556,8 @@ class EnviteGame(Game):
 
     # -- notation ----------------------------------------------------------------
 
-    def action_to_string(self, action: int) -> str:
-        """``7O`` for a card; ``envio``, ``accept``...; ``signal mala``; ``consult fold``."""
-        action = plain_int(action)  # type: ignore[assignment]  # numpy ints
-        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
-            raise bad_action_id("Envite", action, NUM_ACTIONS)
-        if action < NUM_CARDS:
-            return _CODES[action]
+    def _move_string(self, action: int) -> str:
+        """``envio``, ``accept``...; ``signal mala``; ``consult fold`` (not cards)."""
         if action < SIGNAL_BASE:
             return _CALLS[action - NUM_CARDS]
         if action < CONSULT_BASE:

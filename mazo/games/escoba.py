@@ -59,11 +59,9 @@ from mazo.core.game import (
     MatchStart,
     MatchState,
     Option,
-    bad_action_id,
     fresh,
     int_at_least,
     log_nodes,
-    plain_int,
     to_action_id,
 )
 from mazo.core.rng import Rng, derive_seed
@@ -277,13 +275,8 @@ class EscobaGame(Game):
 
     # -- notation ----------------------------------------------------------------
 
-    def action_to_string(self, action: int) -> str:
-        """``7O`` for a trail, ``7O+5C+3B`` for a capture (played card first)."""
-        action = plain_int(action)  # type: ignore[assignment]  # numpy ints
-        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
-            raise bad_action_id("Escoba", action, NUM_ACTIONS)
-        if action < NUM_CARDS:
-            return _CODES[action]
+    def _move_string(self, action: int) -> str:
+        """``7O+5C+3B`` for a capture, played card first (a trail is the card: ``7O``)."""
         card, mask = _capture_table()[0][action - 40]
         return "+".join([_CODES[card], *(_CODES[c] for c in iter_bits(mask))])
 

@@ -84,7 +84,6 @@ from mazo.core.game import (
     fresh,
     int_at_least,
     log_nodes,
-    plain_int,
     to_action_id,
 )
 from mazo.core.rng import Rng, derive_seed
@@ -457,13 +456,8 @@ class TrionfettiGame(Game):
 
     # -- notation ------------------------------------------------------------------
 
-    def action_to_string(self, action: int) -> str:
-        """``7O``, ``keep``, ``rank bomba``, ``vega``, ``signal KE``, ``announce have``..."""
-        action = plain_int(action)  # type: ignore[assignment]  # numpy ints
-        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
-            raise bad_action_id("Trionfetti", action, NUM_ACTIONS)
-        if action < NUM_CARDS:
-            return _CODES[action]
+    def _move_string(self, action: int) -> str:
+        """``keep``, ``rank bomba``, ``vega``, ``signal KE``, ``announce have``... (not cards)."""
         if RANK_BASE <= action < VEGA:
             return "rank " + _PRESET_IDS[action - RANK_BASE]
         if action < SIGNAL_BASE:
