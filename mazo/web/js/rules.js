@@ -4,19 +4,35 @@
 // <span class="card-pic" data-card="7O"> as a card picture in the chosen deck style
 // (data-caption adds a line under the picture). The language comes from ?lang=, else
 // the picker / localStorage as on the other pages; the deck style is the one the table
-// page remembers for that game.
+// page remembers for that game, else the game module's own (games/<game>.js deckStyle).
+// The games are the registry's, from /api/games: a new game needs no edit here.
 
 import { initI18n, t, lang, onLanguageChange, LANGUAGES } from "./i18n.js";
 import { h, clear } from "./dom.js";
 import { cardEl, deckStyle, saveDeckStyle, isCard } from "./cards.js";
 
-export const GAMES = ["briscola", "escoba", "envite", "trionfetti"];
-const DEFAULT_STYLE = { briscola: "italian", trionfetti: "italian", escoba: "spanish", envite: "spanish" };
-
 const $ = (id) => document.getElementById(id);
 const game = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
-let style = deckStyle(game, DEFAULT_STYLE[game] || "spanish");
+let games = []; // the registry's game names, from /api/games
+let style = "spanish";
 let loaded = 0; // guards against an older fetch finishing after a newer one
+
+/** The registry's game names (the lobby reads the same list). */
+async function listGames() {
+  const res = await fetch("/api/games");
+  if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
+  const data = await res.json();
+  return data.games.map((g) => g.name);
+}
+
+/** The deck a game is drawn in until a player picks another: its table module's. */
+async function defaultStyle(name) {
+  try {
+    return (await import(`./games/${encodeURIComponent(name)}.js`)).default.deckStyle || "spanish";
+  } catch (_) {
+    return "spanish"; // a game without a table module yet: its rules still show
+  }
+}
 
 function rulesUrl(name, l) {
   return `/rules/${encodeURIComponent(name)}?lang=${encodeURIComponent(l)}`;
@@ -56,7 +72,7 @@ function renderHeader() {
   clear(
     nav,
     h("span", { class: "rules-games-label" }, t("rules.games")),
-    GAMES.map((g) =>
+    games.map((g) =>
       h("a", { href: rulesUrl(g, lang()), class: "rules-game" + (g === game ? " current" : ""), "aria-current": g === game ? "page" : null, dataset: { game: g } }, t("game." + g, null, g)),
     ),
   );
@@ -110,11 +126,18 @@ async function main() {
   }
   await initI18n($("lang"));
   if (window.matchMedia && window.matchMedia("(max-width: 700px)").matches) $("toc-box").open = false;
-  if (!GAMES.includes(game)) {
+  try {
+    games = await listGames();
+  } catch (err) {
+    clear($("rules"), h("p", { class: "message", role: "alert" }, t("rules.missing", { error: err.message })));
+    return;
+  }
+  if (!games.includes(game)) {
     $("rules-title").textContent = t("rules.unknown_game");
     return;
   }
   document.body.dataset.game = game;
+  style = deckStyle(game, await defaultStyle(game));
   $("deck-style").addEventListener("change", () => {
     style = $("deck-style").value;
     saveDeckStyle(game, style);
