@@ -38,13 +38,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from mazo.bots.base import Observation, check_bot_options, legal_ids
+from mazo.bots.base import Observation, legal_ids
+from mazo.bots.heuristic._base import SigningHeuristic
 from mazo.bots.odds import card_mask, one_placement
 from mazo.bots.odds import holds as _p_holds
 from mazo.core.cards import LATIN_40
 from mazo.core.errors import RulesError
 from mazo.core.game import Game, State
-from mazo.core.rng import Rng
 from mazo.games.briscola import POINTS as _POINTS
 from mazo.games.briscola import STRENGTH as _STRENGTH
 from mazo.games.briscola import SUIT as _SUIT
@@ -373,16 +373,8 @@ def _true_signals(hand: list[int], trump: int) -> list[str]:
     return out
 
 
-class BriscolaHeuristic:
+class BriscolaHeuristic(SigningHeuristic):
     """Hand-written Briscola play; see the module docstring for the rules it follows."""
-
-    name = "heuristic"
-
-    def __init__(self, game: Game, seed: int, **options: Any) -> None:
-        opts = check_bot_options(self.name, options, {"signals": (False, True)})
-        self.game = game
-        self.signals: bool = opts["signals"]
-        self.rng = Rng(seed)
 
     def choose(self, observation: Observation) -> int:
         """The action to take, from what this seat may know."""
@@ -431,7 +423,7 @@ class BriscolaHeuristic:
         """One line of why ``action`` (this bot's choice here): an i18n key
         ``hint.briscola.<why>`` and its params (cards as codes), told from what the
         score weighed: the trick's holder, whether the card takes it, its points."""
-        text = action if isinstance(action, str) else self.game.action_to_string(action)
+        text = self._text(action)
         strings: list[str] = list(observation["legal_actions"])
         if text == "exchange":
             return "hint.briscola.exchange", {"card": observation["trump"]}

@@ -66,7 +66,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from mazo.bots.base import Observation, check_bot_options, legal_ids
+from mazo.bots.base import Observation
+from mazo.bots.heuristic._base import PartnershipHeuristic, TrickView, near_best
 from mazo.bots.odds import (
     card_codes,
     card_mask,
@@ -77,9 +78,7 @@ from mazo.bots.odds import (
 )
 from mazo.bots.odds import holds as _holds
 from mazo.core.cards import LATIN_40, SUITS
-from mazo.core.errors import RulesError
 from mazo.core.game import Game, State
-from mazo.core.rng import Rng
 from mazo.games.envite import BET_VALUES, award, exempt_card, trump_order
 
 __all__ = ["EnviteHeuristic", "chico_equity", "deal_odds", "match_equity"]
@@ -193,13 +192,12 @@ def _tumbo_value(
     return sum(max(e + (1.0 - e) * lose, decline) for e in TUMBO_SAMPLES) / len(TUMBO_SAMPLES)
 
 
-class _View:
+class _View(TrickView):
     """What the bot derives from one observation."""
 
     def __init__(self, game: Game, obs: Mapping[str, Any], read_signs: bool) -> None:
+        super().__init__(obs)
         n = self.n = int(obs["players"])
-        self.seat: int = obs["seat"]
-        self.team: int = self.seat % 2
         self.vira: str = obs["vira"]
         order = trump_order(n, self.vira)
         self.order = order
@@ -213,11 +211,6 @@ class _View:
                 self.pstr[c] = len(plain) - i
         self.plain_rule = game.options.get("follow_rule", "all_suits") == "all_suits"
         self.hand: list[str] = list(obs["hand"])
-        self.trick: list[tuple[int, str]] = [(t["seat"], t["card"]) for t in obs["trick"]]
-        won: list[int] = list(obs["tricks_won"])
-        self.won, self.lost = won[self.team], won[1 - self.team]
-        self.to_play: int = obs["to_play"]
-        self.hand_sizes: list[int] = list(obs["hand_sizes"])
 
         played: set[str] = set()
         self.voids: list[set[str]] = [set() for _ in range(n)]
@@ -288,6 +281,23 @@ class _View:
         if best in self.tstr or card[-1] != led:
             return False
         return self.pstr[card] > self.pstr[best]
+
+    def best_so_far(self) -> tuple[int, str]:
+        """The seat holding the trick on the table and its card."""
+        led = self.eff(self.trick[0][1])
+        w = 0
+        for i in range(1, len(self.trick)):
+            if self.beats(self.trick[i][1], self.trick[w][1], led):
+                w = i
+        return self.trick[w]
+
+    def takes(self, card: str, best: str) -> bool:
+        """Whether ``card`` takes the trick on the table from its best card ``best``."""
+        return self.beats(card, best, self.eff(self.trick[0][1]))
+
+    def cheapest(self, card: str, cards: Sequence[str]) -> bool:
+        """Whether ``card`` is the cheapest of ``cards`` (:meth:`worth_key`)."""
+        return min(cards, key=self.worth_key) == card
 
     def _note_plays(self, plays: list[tuple[int, str]], played: set[str]) -> None:
         """Record played cards and the voids §7 reveals (a seat that did not follow)."""
@@ -436,16 +446,13 @@ class _View:
         """The best cards to play now (more than one only on an exact tie)."""
         qs = {c: self.q(c) for c in self.hand}
         scored = {c: self.value(c, qs) for c in cards}
-        top = max(v for v, _ in scored.values())
-        near = [c for c in cards if scored[c][0] >= top - TIE]
+        # One more trick wins the deal: take it now if possible.
+        top, near = near_best(scored, cards, TIE, decisive=self.won == 1)
 
         def cheap(c: str) -> tuple[float, tuple[int, int]]:
             return (qs[c], self.worth_key(c))
 
-        if self.won == 1:  # one more trick wins the deal: take it now if possible
-            best_p = max(scored[c][1] for c in near)
-            near = [c for c in near if scored[c][1] >= best_p - 1e-9]
-        elif not self.trick:
+        if self.won != 1 and not self.trick:
             strong = sorted(
                 (c for c in self.hand if c in self.tstr and qs[c] >= STRONG), key=self.worth_key
             )
@@ -458,35 +465,26 @@ class _View:
         return [c for c in near if cheap(c) == low]
 
 
-class EnviteHeuristic:
+class EnviteHeuristic(PartnershipHeuristic[_View]):
     """Hand-written Envite play and betting; see the module docstring for its rules."""
 
-    name = "heuristic"
+    NOTHING_TO_DO = (
+        "no card to play, no answer owed, and the heuristic neither proposes nor signs here"
+    )
 
     def __init__(self, game: Game, seed: int, **options: Any) -> None:
-        opts = check_bot_options(self.name, options, {"signals": (False, True)})
-        self.game = game
-        self.signals: bool = opts["signals"]
-        self.rng = Rng(seed)
+        super().__init__(game, seed, **options)
         self.ce: tuple[tuple[float, ...], ...] = chico_equity(
             str(game.options.get("capping", "minus_one"))
         )
 
-    def choose(self, observation: Observation) -> int:
-        """The action to take, from what this seat may know."""
-        legal = legal_ids(self.game, observation)
-        strings: list[str] = list(observation["legal_actions"])
-        offences = set(observation.get("offences", ()))
-        allowed = {s: a for s, a in zip(strings, legal, strict=True) if s not in offences}
-        view = _View(self.game, observation, self.signals)
-        pick = self._decide(view, observation, allowed)
-        if pick is None:
-            raise RulesError(
-                f"seat {observation.get('seat')!r} has nothing to do now (to_act is "
-                f"{observation.get('to_act')!r}): no card to play, no answer owed, and the "
-                "heuristic neither proposes nor signs here"
-            )
-        return allowed[pick]
+    def view(self, observation: Mapping[str, Any]) -> _View:
+        return _View(self.game, observation, self.signals)
+
+    def _allowed(self, obs: Observation, legal: list[int]) -> dict[str, int]:
+        """The legal actions but those listed under ``offences`` (penalize mode)."""
+        offences = set(obs.get("offences", ()))
+        return {s: a for s, a in zip(obs["legal_actions"], legal, strict=True) if s not in offences}
 
     def trusted(self, observation: Observation) -> Observation:
         """``observation`` with the partners' signs taken as true: each trump a partner's
@@ -511,13 +509,8 @@ class EnviteHeuristic:
         shown += [{"seat": s, "cards": sorted(cards)} for s, cards in sorted(extra.items())]
         return {**observation, "shown_hands": shown}
 
-    def estimate(self, observation: Observation) -> float:
-        """The bot's chance of winning the deal in progress (``E`` of the docstring)."""
-        return _View(self.game, observation, self.signals).estimate()
-
-    def _decide(
-        self, view: _View, obs: Mapping[str, Any], allowed: Mapping[str, int]
-    ) -> str | None:
+    def _decide(self, obs: Mapping[str, Any], allowed: Mapping[str, int]) -> str | None:
+        view = self.view(obs)
         if "tumbo_play" in allowed and obs.get("team_must_decide", True):
             return "tumbo_play" if self._play_tumbo(view, obs) else "tumbo_decline"
         sign = self._sign(view, obs, allowed) if self.signals else None
@@ -528,10 +521,7 @@ class EnviteHeuristic:
         if "envio" in allowed and self._propose(view, obs):
             return "envio"
         cards = [c for c in view.hand if c in allowed]
-        if not cards:
-            return None
-        best = view.choose_card(cards)
-        return best[0] if len(best) == 1 else self.rng.choice(best)
+        return self._play(view, cards) if cards else None
 
     # -- stones ----------------------------------------------------------------------
 
@@ -601,9 +591,8 @@ class EnviteHeuristic:
 
     def _sign(self, view: _View, obs: Mapping[str, Any], allowed: Mapping[str, int]) -> str | None:
         """One truthful sign a deal: the best trump held, or what kind of hand it is."""
-        for msg in obs.get("messages", []):
-            if msg.get("type") == "signal" and msg.get("seat") == view.seat:
-                return None
+        if self._signed(obs, view.seat):
+            return None
         trumps = sorted((c for c in view.hand if c in view.tstr), key=view.worth_key)
         if not trumps:
             kind = "no_trump"
@@ -626,8 +615,8 @@ class EnviteHeuristic:
         """One line of why ``action`` (this bot's choice here): an i18n key
         ``hint.envite.<why>`` and its params (cards as codes, ``pct`` the bot's chance of
         winning the deal, ``E``, on which every bet and answer is weighed)."""
-        text = action if isinstance(action, str) else self.game.action_to_string(action)
-        view = _View(self.game, observation, self.signals)
+        text = self._text(action)
+        view = self.view(observation)
         if text.startswith("signal"):
             return "hint.envite.signal", {}
         if text in ("tumbo_play", "tumbo_decline", "accept", "fold", "raise", "envio"):
@@ -635,40 +624,27 @@ class EnviteHeuristic:
             return f"hint.envite.{text}", {"pct": pct}
         offences = set(observation.get("offences", ()))
         cards = [c for c in view.hand if c in observation["legal_actions"] and c not in offences]
-        if text not in cards:
-            return "hint.envite.only_move", {}
-        if len(cards) == 1:
-            return "hint.envite.only_card", {"card": text}
-        if not view.trick:
-            qs = {c: view.q(c) for c in view.hand}
-            strong = sorted(
-                (c for c in view.hand if c in view.tstr and qs[c] >= STRONG), key=view.worth_key
-            )
-            if len(strong) >= 2 and text in strong[:-1] and view.won != 1:
-                return "hint.envite.draw_trumps", {"card": text, "keep": strong[-1]}
-            if view.won == 1:
-                return "hint.envite.lead_win", {"card": text}
-            if min(cards, key=view.worth_key) == text:
-                return "hint.envite.lead_low", {"card": text}
-            return "hint.envite.lead", {"card": text}
-        led = view.eff(view.trick[0][1])
-        w = 0
-        for i in range(1, len(view.trick)):
-            if view.beats(view.trick[i][1], view.trick[w][1], led):
-                w = i
-        holder, best = view.trick[w]
-        if view.beats(text, best, led):
-            if view.won == 1:
-                return "hint.envite.win_deal", {"card": text}
-            winners = [c for c in cards if view.beats(c, best, led)]
-            if min(winners, key=view.worth_key) == text:
-                return "hint.envite.take_cheapest", {"card": text}
-            return "hint.envite.take", {"card": text}
-        if holder % 2 == view.team:
-            return "hint.envite.partner_holds", {"card": text}
-        if any(view.beats(c, best, led) for c in cards):
-            return "hint.envite.not_worth", {"card": text}
-        return "hint.envite.throw_low", {"card": text}
+        return self._explain_card(view, text, cards)
+
+    def _explain_lead(self, view: _View, text: str, cards: list[str]) -> tuple[str, dict[str, Any]]:
+        qs = {c: view.q(c) for c in view.hand}
+        strong = sorted(
+            (c for c in view.hand if c in view.tstr and qs[c] >= STRONG), key=view.worth_key
+        )
+        if len(strong) >= 2 and text in strong[:-1] and view.won != 1:
+            return "hint.envite.draw_trumps", {"card": text, "keep": strong[-1]}
+        if view.won == 1:
+            return "hint.envite.lead_win", {"card": text}
+        if min(cards, key=view.worth_key) == text:
+            return "hint.envite.lead_low", {"card": text}
+        return "hint.envite.lead", {"card": text}
+
+    def _explain_take(
+        self, view: _View, text: str, cards: list[str], best: str
+    ) -> tuple[str, dict[str, Any]]:
+        if view.won == 1:  # this trick wins the deal
+            return "hint.envite.win_deal", {"card": text}
+        return super()._explain_take(view, text, cards, best)
 
     def __repr__(self) -> str:
         return f"EnviteHeuristic({self.game!r}, signals={self.signals})"

@@ -86,9 +86,10 @@ seed only breaks exact ties between cards of one level.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
-from mazo.bots.base import Observation, check_bot_options, legal_ids
+from mazo.bots.base import Observation
+from mazo.bots.heuristic._base import PartnershipHeuristic, TrickView, near_best
 from mazo.bots.odds import (
     card_codes,
     card_mask,
@@ -99,9 +100,7 @@ from mazo.bots.odds import (
 )
 from mazo.bots.odds import holds as _holds
 from mazo.core.cards import LATIN_52
-from mazo.core.errors import RulesError
 from mazo.core.game import Game
-from mazo.core.rng import Rng
 from mazo.games.trionfetti import PRESETS, known_places
 
 __all__ = ["TrionfettiHeuristic", "deal_odds", "game_equity"]
@@ -157,20 +156,14 @@ def strengths(ranking: Iterable[Mapping[str, str]]) -> dict[str, int]:
     return out
 
 
-class _View:
+class _View(TrickView):
     """What the bot derives from one observation."""
 
     def __init__(self, obs: Mapping[str, Any], read_signals: bool) -> None:
-        self.seat: int = obs["seat"]
-        self.team = self.seat % 2
+        super().__init__(obs)
         self.partner = (self.seat + 2) % 4
         self.strength = strengths(obs["ranking"])
         self.hand: list[str] = sorted(obs["hand"], key=self.key)
-        self.trick: list[tuple[int, str]] = [(t["seat"], t["card"]) for t in obs["trick"]]
-        won: list[int] = list(obs["tricks_won"])
-        self.won, self.lost = won[self.team], won[1 - self.team]
-        self.to_play: int = obs["to_play"]
-        self.sizes: list[int] = list(obs["hand_sizes"])
 
         log: list[Mapping[str, Any]] = obs["smazzata_log"]
         deal_at = max((i for i, e in enumerate(log) if e["type"] == "deal"), default=len(log))
@@ -199,14 +192,14 @@ class _View:
                         shown.add(claim)
         mine = set(self.hand)
         partner = shown - played - out - mine
-        if len(partner) > self.sizes[self.partner]:
+        if len(partner) > self.hand_sizes[self.partner]:
             partner = set()  # an inconsistent picture (shown cards mixed up): trust none
         self.partner_known = partner
         self.unseen = [c for c in ALL_CARDS if c not in played | out | mine | partner]
-        self.hidden = [self.sizes[s] for s in range(4)]
+        self.hidden = [self.hand_sizes[s] for s in range(4)]
         self.hidden[self.seat] = 0
-        self.hidden[self.partner] = max(0, self.sizes[self.partner] - len(partner))
-        self.partner_open = self.hidden[self.partner] == 0 and self.sizes[self.partner] > 0
+        self.hidden[self.partner] = max(0, self.hand_sizes[self.partner] - len(partner))
+        self.partner_open = self.hidden[self.partner] == 0 and self.hand_sizes[self.partner] > 0
         by_level: dict[int, list[str]] = {}
         for c in self.unseen:
             by_level.setdefault(self.strength[c], []).append(c)
@@ -234,6 +227,16 @@ class _View:
     def beats(self, card: str, best: str) -> bool:
         """Strictly stronger: an equal card played later loses."""
         return self.strength[card] > self.strength[best]
+
+    takes = beats  # the trick on the table: the strength alone decides
+
+    def best_so_far(self) -> tuple[int, str]:
+        """The seat holding the trick on the table and its card."""
+        return self.best(self.trick)
+
+    def cheapest(self, card: str, cards: Sequence[str]) -> bool:
+        """Whether ``card`` is of the weakest level among ``cards``."""
+        return self.strength[card] == min(self.strength[c] for c in cards)
 
     def hold(self, seat: int, level: int) -> float:
         """The chance that ``seat`` holds a card of strength ``level``."""
@@ -339,53 +342,34 @@ class _View:
     def choose_card(self, cards: Sequence[str]) -> list[str]:
         """The best cards to play now (more than one only within one level)."""
         scored = {c: self.value(c) for c in cards}
-        top = max(v for v, _ in scored.values())
-        near = [c for c in cards if scored[c][0] >= top - TIE]
-        if self.won == 1 or self.lost == 1:
-            best_p = max(scored[c][1] for c in near)
-            near = [c for c in near if scored[c][1] >= best_p - 1e-9]
+        _, near = near_best(scored, cards, TIE, decisive=self.won == 1 or self.lost == 1)
         low = min(self.strength[c] for c in near)
         return [c for c in near if self.strength[c] == low]
 
 
-class TrionfettiHeuristic:
+class TrionfettiHeuristic(PartnershipHeuristic[_View]):
     """Hand-written Trionfetti play and vega; see the module docstring for its rules."""
 
-    name = "heuristic"
+    OPTIONS: ClassVar[Mapping[str, tuple[Any, ...]]] = {
+        "signals": (False, True),
+        "ranking": ("keep", *PRESETS),
+    }
+    NOTHING_TO_DO = (
+        "no card to play, no vega to answer, and the heuristic neither shows, signals nor "
+        "talks here"
+    )
 
     def __init__(self, game: Game, seed: int, **options: Any) -> None:
-        opts = check_bot_options(
-            self.name,
-            options,
-            {"signals": (False, True), "ranking": ("keep", *PRESETS)},
-        )
-        self.game = game
-        self.signals: bool = opts["signals"]
-        self.ranking: str = opts["ranking"]
-        self.rng = Rng(seed)
+        super().__init__(game, seed, **options)
+        self.ranking: str = self.options["ranking"]
         # The weights, per bot so that self-play can vary them.
         self.call_doubt, self.they_refuse, self.call_margin = CALL_DOUBT, THEY_REFUSE, CALL_MARGIN
         self.answer_power = ANSWER_POWER
         self.first_floor, self.call_ceiling = FIRST_CALL_FLOOR, CALL_CEILING
         self.answer_by_stake = True
 
-    def choose(self, observation: Observation) -> int:
-        """The action to take, from what this seat may know."""
-        legal = legal_ids(self.game, observation)
-        strings: list[str] = list(observation["legal_actions"])
-        allowed = dict(zip(strings, legal, strict=True))
-        pick = self._decide(observation, allowed)
-        if pick is None:
-            raise RulesError(
-                f"seat {observation.get('seat')!r} has nothing to do now (to_act is "
-                f"{observation.get('to_act')!r}): no card to play, no vega to answer, and "
-                "the heuristic neither shows, signals nor talks here"
-            )
-        return allowed[pick]
-
-    def estimate(self, observation: Observation) -> float:
-        """The bot's chance of winning the deal in progress (``E`` of the docstring)."""
-        return _View(observation, self.signals).estimate()
+    def view(self, observation: Mapping[str, Any]) -> _View:
+        return _View(observation, self.signals)
 
     def _decide(self, obs: Mapping[str, Any], allowed: Mapping[str, int]) -> str | None:
         for word in _INFO:
@@ -400,7 +384,7 @@ class TrionfettiHeuristic:
             return want if want in allowed else "keep"
         if "accept" in allowed and obs.get("team_must_answer", True):
             return self._answer(obs)
-        view = _View(obs, self.signals)
+        view = self.view(obs)
         if self.signals:
             sign = self._sign(view, obs, allowed)
             if sign is not None:
@@ -410,8 +394,7 @@ class TrionfettiHeuristic:
             return None
         if "vega" in allowed and self._call(view, obs):
             return "vega"
-        best = view.choose_card(cards)
-        return best[0] if len(best) == 1 else self.rng.choice(best)
+        return self._play(view, cards)
 
     # -- points ----------------------------------------------------------------------
 
@@ -443,7 +426,7 @@ class TrionfettiHeuristic:
 
     def _answer(self, obs: Mapping[str, Any]) -> str:
         """Accept the pending vega, or give the callers one point."""
-        view = _View(obs, self.signals)
+        view = self.view(obs)
         scores: list[int] = list(obs["scores"])
         us, them = scores[view.team], scores[1 - view.team]
         value: int = obs["vega"]["pending"]["value"]
@@ -465,9 +448,8 @@ class TrionfettiHeuristic:
         """Once a deal from trick 2, on its turn: its strongest card, truthfully."""
         if view.won + view.lost == 0 or obs.get("to_act") != view.seat or not view.hand:
             return None
-        for msg in obs.get("messages", ()):
-            if msg.get("type") == "signal" and msg.get("seat") == view.seat:
-                return None
+        if self._signed(obs, view.seat):
+            return None
         name = "signal " + view.hand[-1]
         return name if name in allowed else None
 
@@ -475,7 +457,7 @@ class TrionfettiHeuristic:
         """One line of why ``action`` (this bot's choice here): an i18n key
         ``hint.trionfetti.<why>`` and its params (cards as codes, ``pct`` the bot's
         chance of winning the deal, ``E``, on which the vega and its answers are weighed)."""
-        text = action if isinstance(action, str) else self.game.action_to_string(action)
+        text = self._text(action)
         if text in _INFO:
             return "hint.trionfetti.info", {"action": text}
         if text == "keep":
@@ -484,32 +466,19 @@ class TrionfettiHeuristic:
             return "hint.trionfetti.rank", {"ranking": text[5:]}
         if text.startswith("signal"):
             return "hint.trionfetti.signal", {}
-        view = _View(observation, self.signals)
+        view = self.view(observation)
         if text in ("vega", "accept", "refuse"):
             pct = round(100 * min(1.0, max(0.0, view.estimate())))
             return f"hint.trionfetti.{text}", {"pct": pct}
         cards = [c for c in view.hand if c in observation["legal_actions"]]
-        if text not in cards:
-            return "hint.trionfetti.only_move", {}
-        if len(cards) == 1:
-            return "hint.trionfetti.only_card", {"card": text}
-        if not view.trick:
-            if view.strength[text] == max(view.strength[c] for c in cards):
-                return "hint.trionfetti.lead_strong", {"card": text}
-            if view.strength[text] == min(view.strength[c] for c in cards):
-                return "hint.trionfetti.lead_low", {"card": text}
-            return "hint.trionfetti.lead", {"card": text}
-        holder, best = view.best(view.trick)
-        if view.beats(text, best):
-            winners = [c for c in cards if view.beats(c, best)]
-            if view.strength[text] == min(view.strength[c] for c in winners):
-                return "hint.trionfetti.take_cheapest", {"card": text}
-            return "hint.trionfetti.take", {"card": text}
-        if holder % 2 == view.team:
-            return "hint.trionfetti.partner_holds", {"card": text}
-        if any(view.beats(c, best) for c in cards):
-            return "hint.trionfetti.not_worth", {"card": text}
-        return "hint.trionfetti.throw_low", {"card": text}
+        return self._explain_card(view, text, cards)
+
+    def _explain_lead(self, view: _View, text: str, cards: list[str]) -> tuple[str, dict[str, Any]]:
+        if view.strength[text] == max(view.strength[c] for c in cards):
+            return "hint.trionfetti.lead_strong", {"card": text}
+        if view.strength[text] == min(view.strength[c] for c in cards):
+            return "hint.trionfetti.lead_low", {"card": text}
+        return "hint.trionfetti.lead", {"card": text}
 
     def __repr__(self) -> str:
         return (
