@@ -31,11 +31,13 @@ __all__ = [
     "Option",
     "State",
     "bad_action_id",
+    "check_observer",
     "check_options",
     "fresh",
     "int_at_least",
     "log_nodes",
     "log_since",
+    "observer_of",
 ]
 
 # A state's mode bits (``_m`` of :class:`MatchState`): the phase in bits 0-1 (0 is card
@@ -583,6 +585,21 @@ def bad_action_id(title: str, action: object, num_actions: int) -> InvalidAction
     return InvalidActionError(
         f"{action!r} is not an action id: {title} action ids are ints 0..{num_actions - 1}"
     )
+
+
+def check_observer(game: Game, seat: object) -> None:
+    """Refuse an observer that is neither a seat of ``game`` nor None (a spectator)."""
+    n = game.players
+    if seat is not None and (type(seat) is not int or not 0 <= seat < n):
+        raise RulesError(f"seat must be 0..{n - 1} or None, not {seat!r}")
+
+
+def observer_of(game: Game, obs: Mapping[str, Any]) -> int:
+    """The seat whose observation ``obs`` is, once it is from ``game`` at its player count
+    (else :class:`RulesError`): what every ``determinize`` reads first."""
+    if obs.get("game") != game.name or obs.get("players") != game.players:
+        raise RulesError("the observation is not from this game and player count")
+    return obs["seat"]  # type: ignore[no-any-return]
 
 
 def to_action_id(game: Game, action: object) -> int:

@@ -70,9 +70,11 @@ from mazo.core.game import (
     Option,
     State,
     bad_action_id,
+    check_observer,
     fresh,
     log_nodes,
     log_since,
+    observer_of,
     to_action_id,
 )
 from mazo.core.rng import Rng, derive_seed, stream_seed
@@ -1208,8 +1210,7 @@ def _known_cards(state: BriscolaState, seat: int | None) -> dict[int, int]:
 
 def _observe(state: BriscolaState, seat: int | None) -> JSON:
     game = state._g
-    if seat is not None and (type(seat) is not int or not 0 <= seat < game.players):
-        raise RulesError(f"seat must be 0..{game.players - 1} or None, not {seat!r}")
+    check_observer(game, seat)
     d = state._d
     codes = _CODES
     known = _known_cards(state, seat)
@@ -1288,10 +1289,8 @@ def _sampler(game: BriscolaGame, obs: Mapping[str, Any]) -> Callable[[Rng], Bris
     """Read the observation once; the returned function deals its unseen cards at random
     (a search samples thousands of times from one observation)."""
     try:
-        seat = obs["seat"]
+        seat = observer_of(game, obs)
         n = game.players
-        if obs.get("game") != game.name or obs.get("players") != n:
-            raise RulesError("the observation is not from this game and player count")
         parse = DECK.parse
         active = tuple(obs["seats"])
         d = _Deal()

@@ -87,9 +87,11 @@ from mazo.core.game import (
     MatchStart,
     Option,
     bad_action_id,
+    check_observer,
     fresh,
     int_at_least,
     log_nodes,
+    observer_of,
     to_action_id,
 )
 from mazo.core.rng import Rng, derive_seed
@@ -1196,8 +1198,7 @@ def _visible(node: tuple[Any, ...], seat: int | None) -> bool:
 def _observe(state: EnviteState, seat: int | None) -> JSON:
     game = state._g
     n = game.players
-    if seat is not None and (type(seat) is not int or not 0 <= seat < n):
-        raise RulesError(f"seat must be 0..{n - 1} or None, not {seat!r}")
+    check_observer(game, seat)
     d = state._d
     phase = state._m & PHASE_MASK
     level, right, proposed, pteam, proposer = state._bet
@@ -1347,10 +1348,8 @@ def _determinize(game: EnviteGame, obs: Mapping[str, Any], rng: Rng) -> EnviteSt
     """Rebuild a full state from an observation: the seen cards where they were seen,
     the unseen ones dealt at random, then the deal's visible actions replayed."""
     try:
-        if obs.get("game") != game.name or obs.get("players") != game.players:
-            raise RulesError("the observation is not from this game and player count")
+        seat = observer_of(game, obs)
         n = game.players
-        seat = obs["seat"]
         parse = DECK.parse
         log = obs["deal_log"]
         deal = log[0]

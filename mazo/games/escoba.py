@@ -59,9 +59,11 @@ from mazo.core.game import (
     MatchStart,
     MatchState,
     Option,
+    check_observer,
     fresh,
     int_at_least,
     log_nodes,
+    observer_of,
     to_action_id,
 )
 from mazo.core.rng import Rng, derive_seed
@@ -844,8 +846,7 @@ def _event_json(game: EscobaGame, node: tuple[Any, ...]) -> JSON:
 def _observe(state: EscobaState, seat: int | None) -> JSON:
     game = state._g
     n = game.players
-    if seat is not None and (type(seat) is not int or not 0 <= seat < n):
-        raise RulesError(f"seat must be 0..{n - 1} or None, not {seat!r}")
+    check_observer(game, seat)
     hd = state._d
     history: list[JSON] = []
     last_hand: JSON | None = None
@@ -902,10 +903,8 @@ def _observe(state: EscobaState, seat: int | None) -> JSON:
 def _determinize(game: EscobaGame, obs: Mapping[str, Any], rng: Rng) -> EscobaState:
     """Rebuild a full state from an observation, dealing the unseen cards at random."""
     try:
-        if obs.get("game") != game.name or obs.get("players") != game.players:
-            raise RulesError("the observation is not from this game and player count")
+        seat = observer_of(game, obs)
         n = game.players
-        seat = obs["seat"]
         parse = DECK.parse
         seen = 0
         hands = [0] * n

@@ -81,6 +81,7 @@ from mazo.core.game import (
     MatchStart,
     Option,
     bad_action_id,
+    check_observer,
     fresh,
     int_at_least,
     log_nodes,
@@ -1422,8 +1423,7 @@ def _audience(node: tuple[Any, ...]) -> Any:
 
 def _observe(state: TrionfettiState, seat: int | None) -> JSON:
     game = state._g
-    if seat is not None and (type(seat) is not int or not 0 <= seat < 4):
-        raise RulesError(f"seat must be 0..3 or None, not {seat!r}")
+    check_observer(game, seat)
     d = state._d
     phase = state._m & PHASE_MASK
     history = game.options["history_visible"]
