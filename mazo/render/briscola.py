@@ -31,8 +31,7 @@ def _event(event: JSON, view: View, seats: Sequence[int] | None = None) -> str |
     """
     kind = event.get("type")
     if kind == "play":
-        seat = event["seat"]
-        return f"{view.seat(seat)} {view.verb(seat, 'play', 'plays')} {view.card(event['card'])}."
+        return view.plays(event["seat"], event["card"])
     if kind == "trick":
         winner = event["winner"]
         cards = list(event.get("cards", []))
@@ -101,12 +100,7 @@ def _event(event: JSON, view: View, seats: Sequence[int] | None = None) -> str |
     if kind == "match_end":
         winner = event.get("winner")
         scores = event.get("scores", [])
-        result = (
-            "no side wins"
-            if winner is None
-            else f"{view.side(winner, False)} {view.side_verb(winner, 'win', 'wins')} the match"
-        )
-        return f"Match over: {result}. Deals won: {view.per_side(scores)}."
+        return f"Match over: {view.match_result(winner)}. Deals won: {view.per_side(scores)}."
     return None
 
 

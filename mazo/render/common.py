@@ -198,6 +198,35 @@ class View:
         suffix = f" {unit}" if unit else ""
         return " · ".join(f"{self.side(i)} {v}{suffix}" for i, v in enumerate(values))
 
+    # -- sentences every trick game says the same way ----------------------------------
+
+    def plays(self, seat: int, card: str) -> str:
+        """``Seat 1 plays 7O (7 of coins).``: a ``play`` event."""
+        return f"{self.seat(seat)} {self.verb(seat, 'play', 'plays')} {self.card(card)}."
+
+    def nothing_played(self, number: int, leader: int) -> str:
+        """The status line of a trick not yet led."""
+        return (
+            f"Trick {number}: nothing played yet ({self.seat(leader, False)} "
+            f"{self.verb(leader, 'lead', 'leads')})"
+        )
+
+    def trick_taken(self, event: JSON) -> tuple[str, int | None]:
+        """A ``trick`` event's winning card as `` with <card>`` (empty when the event has
+        no cards) and the side that took it (the event's ``team``, else the winner's)."""
+        winner = int(event["winner"])
+        cards = list(event.get("cards") or [])
+        pos = (winner - int(event.get("leader", 0))) % max(len(cards), 1)
+        card = f" with {self.card(cards[pos])}" if pos < len(cards) else ""
+        team = event.get("team", self.side_of[winner] if winner < len(self.side_of) else None)
+        return card, team
+
+    def match_result(self, winner: int | None) -> str:
+        """``Team 0 (seats 0 & 2) wins the match`` or ``no side wins``."""
+        if winner is None:
+            return "no side wins"
+        return f"{self.side(winner, False)} {self.side_verb(winner, 'win', 'wins')} the match"
+
 
 def seat_at(view: View, seats: Sequence[int], leader: int, pos: int) -> int:
     """The seat that played the ``pos``-th card of a trick led by ``leader``."""

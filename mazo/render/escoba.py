@@ -117,12 +117,7 @@ def _render_escoba_event(event: JSON, view: View) -> str | None:
     if kind == "match_end":
         winner = event.get("winner")
         scores = list(event.get("scores") or [])
-        result = (
-            "no side wins"
-            if winner is None
-            else f"{view.side(winner, False)} {view.side_verb(winner, 'win', 'wins')} the match"
-        )
-        return f"Match over: {result}. Final score: {view.per_side(scores)}."
+        return f"Match over: {view.match_result(winner)}. Final score: {view.per_side(scores)}."
     return None
 
 
