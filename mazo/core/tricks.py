@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
 from mazo.core.errors import RulesError
-from mazo.core.game import HAND_OVER, JSON, MatchState, fresh, log_nodes
+from mazo.core.game import HAND_OVER, JSON, OVER, MatchState, fresh, log_nodes
 
 __all__ = [
     "PartnershipState",
@@ -188,6 +188,17 @@ class PartnershipState(MatchState):
         new._ev = self._ev
         self._carry(new)
         return new
+
+    def _end_match(self, d: Any, ev: Any, kind: int, team: int) -> Self:
+        """End the match in this fresh state (``team`` has won on games): ``d`` is the
+        deal's facts with the final scores and games, the log's last node is ``(ev, kind,
+        team, scores, games)``."""
+        self._d = d
+        self._m = OVER | HAND_OVER
+        self.to_act = None
+        self._legal = None
+        self._ev = (ev, kind, team, d.scores, d.games)
+        return self
 
     def _carry(self, new: Self) -> None:
         """Copy the game's own slots into ``new`` (see :meth:`_derive`)."""

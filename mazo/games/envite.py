@@ -1115,12 +1115,7 @@ def _end_deal(
         done = d.copy()
         done.scores = tuple(stones)
         done.games = tuple(chicos)
-        state._d = done
-        state._m = OVER | HAND_OVER
-        state.to_act = None
-        state._legal = None
-        state._ev = (ev, _K_MATCH, team, tuple(stones), tuple(chicos))
-        return state
+        return state._end_match(done, ev, _K_MATCH, team)
     n = game.players
     return _start_deal(
         game, d.number + 1, (d.dealer + 1) % n, tuple(stones), tuple(chicos), d.seed, d.packs, ev

@@ -1271,12 +1271,7 @@ def _end_deal(state: TrionfettiState, reason: str, team: int, points: int) -> Tr
     nd.games = tuple(games)
     state._x = x
     if won and games[team] >= game.match_target:
-        state._d = nd
-        state._m = OVER | HAND_OVER
-        state.to_act = None
-        state._legal = None
-        state._ev = (ev, _K_MATCH, team, tuple(scores), tuple(games))
-        return state
+        return state._end_match(nd, ev, _K_MATCH, team)
     if won or d.k == 4:
         return _start_smazzata(
             game,
