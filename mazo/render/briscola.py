@@ -143,9 +143,7 @@ def _observation(obs: JSON, view: View, show_hand: bool = True) -> str:
         head += f" · dealer: {view.seat(obs['dealer'], False)}"
     lines.append(head)
     if "scores" in obs:
-        target = obs.get("target")
-        first_to = f", first to {target}" if target else ""
-        lines.append(f"Match score (deals won{first_to}): {view.per_side(obs['scores'])}")
+        lines.append(view.match_score("deals won", obs))
     if obs.get("trump"):
         trump = obs["trump"]
         lines.append(_trump_line(obs, trump, view))
@@ -181,11 +179,9 @@ def _observation(obs: JSON, view: View, show_hand: bool = True) -> str:
         )
     elif obs.get("to_act") is not None and not obs.get("match_over"):
         lines.append(f"Trick so far: empty ({view.seat(obs['to_act'], False)} to lead)")
-    if obs.get("match_over"):
-        lines.append("The match is over.")
-    elif obs.get("to_act") is not None:
-        to_act = obs["to_act"]
-        lines.append(f"To act: {view.seat(to_act, False)}")
+    turn = view.turn(obs)
+    if turn is not None:
+        lines.append(turn)
     if show_hand and obs.get("seat") is not None:
         lines.append(f"Your hand: {view.cards(obs.get('hand', []))}")
     return "\n".join(lines)

@@ -221,6 +221,21 @@ class View:
         team = event.get("team", self.side_of[winner] if winner < len(self.side_of) else None)
         return card, team
 
+    def match_score(self, unit: str, obs: JSON) -> str:
+        """``Match score (points, first to 21): You 3 · Seat 1 0``."""
+        target = obs.get("target")
+        first_to = f", first to {target}" if target else ""
+        return f"Match score ({unit}{first_to}): {self.per_side(obs['scores'])}"
+
+    def turn(self, obs: JSON, label: str = "To act") -> str | None:
+        """The status line of whose turn it is (``label: Seat 2``), or that the match is
+        over; None when nobody is to act."""
+        if obs.get("match_over"):
+            return "The match is over."
+        if obs.get("to_act") is not None:
+            return f"{label}: {self.seat(obs['to_act'], False)}"
+        return None
+
     def match_result(self, winner: int | None) -> str:
         """``Team 0 (seats 0 & 2) wins the match`` or ``no side wins``."""
         if winner is None:

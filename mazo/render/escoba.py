@@ -177,9 +177,7 @@ def _render_escoba_observation(obs: JSON, view: View, show_hand: bool) -> str:
         head += f" · dealer: {view.seat(obs['dealer'], False)}"
     lines = [head]
     if "scores" in obs:
-        target = obs.get("target")
-        first_to = f", first to {target}" if target else ""
-        lines.append(f"Match score (points{first_to}): {view.per_side(obs['scores'])}")
+        lines.append(view.match_score("points", obs))
     sizes = list(obs.get("hand_sizes") or [])
     if sizes:
         in_hands = " · ".join(f"{view.seat(s)} {n}" for s, n in enumerate(sizes))
@@ -217,10 +215,9 @@ def _render_escoba_observation(obs: JSON, view: View, show_hand: bool) -> str:
         lines.append(f"Table ({count}, sum {total}): {shown}")
     else:
         lines.append("Table: empty")
-    if obs.get("match_over"):
-        lines.append("The match is over.")
-    elif obs.get("to_act") is not None:
-        lines.append(f"To act: {view.seat(obs['to_act'], False)}")
+    turn = view.turn(obs)
+    if turn is not None:
+        lines.append(turn)
     if show_hand and obs.get("seat") is not None:
         hand = list(obs.get("hand") or [])
         shown = ", ".join(_valued(c, view) for c in hand) if hand else "empty"
