@@ -293,6 +293,33 @@ def test_lines_wrap_between_words_at_the_terminal_width() -> None:
     assert max(len(line) for line in lines) <= 40 and "did you mean" in _plain(raw)
 
 
+def test_a_long_prompt_breaks_between_words() -> None:
+    """Envite's pause prompt is longer than 50 columns: its last words go on a line of
+    their own instead of the terminal breaking 'q quit' in the middle."""
+    argv = ["play", "envite", "--seed", "1", "--vs", "random", "--pause", "card"]
+    raw = in_pty(argv, [(b"quit]: ", b"s\r"), (b"quit]: ", b"q\r")], cols=50)
+    lines = _plain(raw).split("\n")
+    assert "You left the match." in lines
+    prompts = [line for line in lines if "quit]: " in line]
+    assert prompts and all(line.startswith("quit]: ") or " q quit]: " in line for line in prompts)
+    assert max(len(line) for line in lines) <= 50
+
+
+@pytest.mark.parametrize("command", [[], ["play"], ["replay"], ["tournament"]])
+def test_help_wraps_between_words(
+    command: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The examples and notes after the options fit the terminal (argparse's width), so
+    the terminal breaks no word; the text is the same."""
+    monkeypatch.setenv("COLUMNS", "500")
+    _, wide, _ = run_cli([*command, "--help"], capsys, monkeypatch)
+    for columns in (80, 50):
+        monkeypatch.setenv("COLUMNS", str(columns))
+        _, out, _ = run_cli([*command, "--help"], capsys, monkeypatch)
+        assert max(len(line) for line in out.splitlines()) <= columns, out
+        assert "".join(out.split()) == "".join(wide.split())  # the same text
+
+
 def test_suits_in_colour_on_a_terminal_unless_no_color() -> None:
     # A card code right after a foreground colour (31 red ... 34 blue), bold or not.
     card = re.compile(rb"\x1b\[(?:[0-9;]*;)?3[1-4]m[1-7JQK][OCEB]\b")

@@ -121,6 +121,20 @@ class Output:
         else:
             _write(sys.stderr, (_fill(text) if isatty(sys.stderr) else text) + "\n")
 
+    def prompt(self, text: str) -> str:
+        """What to pass to :func:`input` for the prompt ``text``: on a terminal narrower
+        than it, its first lines are printed here, broken between words, and the last is
+        returned (the terminal would break it mid-word; readline wants one line)."""
+        if not self._wrap:
+            return text
+        width = shutil.get_terminal_size().columns - 1  # room for the cursor
+        lines = textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
+        if len(lines) <= 1:
+            return text
+        for line in lines[:-1]:
+            self.line(line)
+        return lines[-1] + " "
+
     def renderable(self, obj: Any) -> None:
         """Print a rich object (a table...); only call when :attr:`rich` is true."""
         self._console.print(obj)
@@ -324,8 +338,61 @@ class _HelpFormatter(argparse.HelpFormatter):
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         if "\n" in text.strip():
-            return "".join(indent + line for line in text.splitlines(keepends=True))
+            return _epilog(text, width, indent)
         return super()._fill_text(text, width, indent)
+
+
+def _epilog(text: str, width: int, indent: str) -> str:
+    """An epilog as written, when it fits; wider than the terminal, its paragraphs (lines
+    not indented) are filled to the width and its example lines broken between words."""
+    out: list[str] = []
+    prose: list[str] = []
+
+    def flush() -> None:
+        if max((len(indent + p.rstrip("\n")) for p in prose), default=0) <= width:
+            out.extend(indent + p for p in prose)
+        else:
+            words = " ".join(p.strip() for p in prose)
+            filled = textwrap.fill(
+                words,
+                width,
+                initial_indent=indent,
+                subsequent_indent=indent,
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+            out.append(filled + "\n")
+        prose.clear()
+
+    for line in text.splitlines(keepends=True):
+        if line.strip() and not line[0].isspace():
+            prose.append(line)
+        else:
+            flush()
+            out.append(_hang(indent + line, width))
+    flush()
+    return "".join(out)
+
+
+def _hang(line: str, width: int) -> str:
+    """An example line as written, or, wider than the terminal, broken between words with
+    its continuation under the explanation (after a run of spaces), not mid-word by the
+    terminal."""
+    end = line[len(line.rstrip("\n")) :]
+    body = line.rstrip("\n")
+    if len(body) <= width:
+        return line
+    gap = re.search(r"\S( {2,})\S", body)
+    lead = len(body) - len(body.lstrip())
+    column = gap.end(1) if gap and gap.end(1) <= width // 2 else lead + 4
+    wrapped = textwrap.wrap(
+        body,
+        width,
+        subsequent_indent=" " * column,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+    return "\n".join(wrapped) + end
 
 
 def raw_formatter(prog: str) -> argparse.HelpFormatter:

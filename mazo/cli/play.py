@@ -463,7 +463,7 @@ class Session:
         else:
             prompt = self.text.prompt(obs, numbers)
         try:
-            text = self.read(prompt)
+            text = self.read(self.out.prompt(prompt))
         except EOFError:
             raise Quit("\nEnd of input: leaving the match.") from None
         except KeyboardInterrupt:
