@@ -10,18 +10,19 @@ version would cost calls on every card) and declares its slots; the rest is here
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Self
+from typing import Any, Final, Self
 
+from mazo.core.cards import DeckSpec
 from mazo.core.errors import RulesError
 from mazo.core.game import HAND_OVER, JSON, OVER, MatchState, fresh, log_nodes
 
 __all__ = [
+    "K_PLAY",
+    "K_TRICK",
     "PartnershipState",
     "check_team_setup",
     "deal_nodes",
     "last_end",
-    "play_event",
-    "trick_event",
     "unsaid",
 ]
 
@@ -48,14 +49,19 @@ def check_team_setup(
             )
 
 
-def play_event(node: tuple[Any, ...], codes: Sequence[str]) -> JSON:
-    """The event of a card-play log node ``(previous, kind, seat, card)``."""
-    return {"type": "play", "seat": node[2], "card": codes[node[3]]}
+# The log node kinds both games give a card play, ``(previous, K_PLAY, seat, card)``, and
+# a trick, ``(previous, K_TRICK, winner, cards, leader)``: PartnershipState._event reads
+# them (each game numbers its other kinds around these two).
+K_PLAY: Final = 3
+K_TRICK: Final = 4
 
 
-def trick_event(node: tuple[Any, ...], codes: Sequence[str]) -> JSON:
-    """The event of a trick log node ``(previous, kind, winner, cards, leader)`` (cards
-    carry no points in these games: tricks count)."""
+def _play_event(node: tuple[Any, ...], deck: DeckSpec) -> JSON:
+    return {"type": "play", "seat": node[2], "card": deck.format(node[3])}
+
+
+def _trick_event(node: tuple[Any, ...], deck: DeckSpec) -> JSON:
+    # cards carry no points in these games: tricks count
     _p, _k, winner, trick, lead = node
     return {
         "type": "trick",
@@ -63,7 +69,7 @@ def trick_event(node: tuple[Any, ...], codes: Sequence[str]) -> JSON:
         "team": winner % 2,
         "points": 0,
         "leader": lead,
-        "cards": [codes[c] for c in trick],
+        "cards": [deck.format(c) for c in trick],
     }
 
 
@@ -205,7 +211,18 @@ class PartnershipState(MatchState):
         raise NotImplementedError
 
     def _event(self, node: tuple[Any, ...]) -> JSON:
-        """The event of one log node (log nodes are events one to one)."""
+        """The event of one log node (log nodes are events one to one): card plays and
+        tricks (:data:`K_PLAY`, :data:`K_TRICK`) here, the game's other kinds in
+        :meth:`_game_event`."""
+        kind = node[1]
+        if kind == K_PLAY:
+            return _play_event(node, self._g.info.deck)
+        if kind == K_TRICK:
+            return _trick_event(node, self._g.info.deck)
+        return self._game_event(node)
+
+    def _game_event(self, node: tuple[Any, ...]) -> JSON:
+        """The event of a log node of the game's own kinds (see :meth:`_event`)."""
         raise NotImplementedError
 
     @property

@@ -96,12 +96,12 @@ from mazo.core.game import (
 )
 from mazo.core.rng import Rng, derive_seed
 from mazo.core.tricks import (
+    K_PLAY,
+    K_TRICK,
     PartnershipState,
     check_team_setup,
     deal_nodes,
     last_end,
-    play_event,
-    trick_event,
     unsaid,
 )
 
@@ -336,6 +336,7 @@ _PHASE_NAMES = {PLAY: "play", TUMBO: "tumbo_decision", BET: "bet_pending", OVER:
 
 # Log node kinds: nodes are ``(previous node, kind, *payload)``.
 _K_DEAL, _K_TUMBO, _K_BET, _K_PLAY, _K_TRICK, _K_RENUNCIO, _K_MSG = range(7)
+assert (_K_PLAY, _K_TRICK) == (K_PLAY, K_TRICK)  # the kinds PartnershipState._event reads
 _K_END, _K_CHICO, _K_MATCH = 7, 8, 9
 
 
@@ -1030,8 +1031,9 @@ class EnviteState(PartnershipState):
         """What ``seat`` may know (``None``: a spectator), JSON-ready."""
         return _observe(self, seat)
 
-    def _event(self, node: tuple[Any, ...]) -> JSON:
-        """The event of a log node.  Team messages carry an ``audience``."""
+    def _game_event(self, node: tuple[Any, ...]) -> JSON:
+        """The event of a log node other than a card or a trick.  Team messages carry an
+        ``audience``."""
         return _event_json(self._g, node)
 
     def _recorded(self) -> Iterator[DealStart | tuple[int, str]]:
@@ -1127,10 +1129,6 @@ def _end_deal(
 
 def _event_json(game: EnviteGame, node: tuple[Any, ...]) -> JSON:
     kind = node[1]
-    if kind == _K_PLAY:
-        return play_event(node, _CODES)
-    if kind == _K_TRICK:
-        return trick_event(node, _CODES)
     if kind == _K_BET:
         _p, _k, seat, a, level = node
         return {
@@ -1197,9 +1195,7 @@ def _observe(state: EnviteState, seat: int | None) -> JSON:
     d = state._d
     phase = state._m & PHASE_MASK
     level, right, proposed, pteam, proposer = state._bet
-    log = [
-        _event_json(game, node) for node in deal_nodes(state._ev, _K_DEAL) if _visible(node, seat)
-    ]
+    log = [state._event(node) for node in deal_nodes(state._ev, _K_DEAL) if _visible(node, seat)]
     tricks = [
         {"leader": e["leader"], "cards": e["cards"], "winner": e["winner"], "team": e["team"]}
         for e in log

@@ -89,12 +89,12 @@ from mazo.core.game import (
 )
 from mazo.core.rng import Rng, derive_seed
 from mazo.core.tricks import (
+    K_PLAY,
+    K_TRICK,
     PartnershipState,
     check_team_setup,
     deal_nodes,
     last_end,
-    play_event,
-    trick_event,
     unsaid,
 )
 
@@ -199,6 +199,7 @@ _PHASE_NAMES = {PLAY: "play", RANK: "ranking", VEGA_PENDING: "vega_pending", OVE
     _K_MATCH,
     _K_DRAW,
 ) = range(17)
+assert (_K_PLAY, _K_TRICK) == (K_PLAY, K_TRICK)  # the kinds PartnershipState._event reads
 
 
 def _ranking_option(value: Any) -> bool:
@@ -1140,8 +1141,9 @@ class TrionfettiState(PartnershipState):
         """What ``seat`` may know (``None``: a spectator), JSON-ready."""
         return _observe(self, seat)
 
-    def _event(self, node: tuple[Any, ...]) -> JSON:
-        """The event of a log node.  Private events carry an ``audience``."""
+    def _game_event(self, node: tuple[Any, ...]) -> JSON:
+        """The event of a log node other than a card or a trick.  Private events carry an
+        ``audience``."""
         return _event_json(node)
 
     def _recorded(self) -> Iterator[DealStart | tuple[int, str]]:
@@ -1299,10 +1301,6 @@ def _team_audience(seat: int) -> list[int]:
 
 def _event_json(node: tuple[Any, ...]) -> JSON:
     kind = node[1]
-    if kind == _K_PLAY:
-        return play_event(node, _CODES)
-    if kind == _K_TRICK:
-        return trick_event(node, _CODES)
     if kind == _K_MSG:
         _p, _k, seat, a, audience = node
         out: JSON = {
@@ -1436,7 +1434,7 @@ def _observe(state: TrionfettiState, seat: int | None) -> JSON:
         kind = node[1]
         if not history and i < current and kind in (_K_PLAY, _K_TRICK, _K_LEFT):
             continue  # no perfect recall: earlier deals' cards are forgotten
-        e = _event_json(node)
+        e = state._event(node)
         log.append(e)
         if i >= current:
             deal_log.append(e)
