@@ -14,8 +14,9 @@ The suite has two parts:
 * **model** checks need a game's rules: card conservation, the set of cards each seat may
   know (the leak check: nothing a seat receives names any other card) and the event log
   against the rules (scores against events).  They come from the per-game models in
-  ``conformance_models.py``; a game without one is reported as skipped by
-  ``test_conformance_model`` and gets the generic part only.
+  ``tests/models/`` (one module per game, found through the game registry); a game
+  without one is reported as skipped by ``test_conformance_model`` and gets the generic
+  part only.
 
 The number of random matches per configuration is ``MAZO_CONFORMANCE_EXAMPLES``
 (default 25; a configuration's ``weight`` scales it); raise it for a long soak run, e.g.
@@ -31,7 +32,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conformance_models import (
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from models import (
     MODELS,
     Config,
     Model,
@@ -41,9 +44,8 @@ from conformance_models import (
     deck_codes,
     default_configs,
     generic_step,
+    model_module,
 )
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 import mazo
 from mazo import IllegalActionError, InvalidActionError, RulesError
@@ -224,8 +226,8 @@ def test_conformance_model(game: str) -> None:
     if model is None:
         pytest.skip(
             f"no conformance model for {game}: card conservation, the leak check and the "
-            "event-log check do not run (generic checks do); add a Model to "
-            "tests/conformance_models.py"
+            "event-log check do not run (generic checks do); add a module "
+            f"tests/{model_module(game).replace('.', '/')}.py defining MODEL"
         )
     configs = model.configs()
     assert len({c.id for c in configs}) == len(configs)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conformance_models import cards_named, deck_codes
+from models import cards_named, deck_codes
 
 import mazo
 import mazo.server.tables as tables_module

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conformance_models import MODELS, Position, cards_named, deck_codes
+from models import MODELS, Position, cards_named, deck_codes
 
 import mazo
 from mazo.server.store import ActionRow, Store, TableRow

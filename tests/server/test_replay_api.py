@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conformance_models import cards_named, deck_codes
+from models import cards_named, deck_codes
 from starlette.testclient import TestClient
 
 import mazo

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conformance_models import deck_codes
+from models import deck_codes
 from websockets.exceptions import ConnectionClosed
 
 import mazo
