@@ -177,6 +177,23 @@ class PartnershipState(MatchState):
     def _compute_legal(self, seat: int) -> list[int]:
         raise NotImplementedError
 
+    def _close_trick(self, new: Self, ev: Any, trick: tuple[int, ...], best: int, tw: int) -> int:
+        """Give the full ``trick`` to the seat that played its card ``best`` (counted from
+        the leader) in ``new``, which is ``self`` after the trick's last card (``ev``: the
+        log's newest node; ``tw``: tricks won before this one).  The winning team when it
+        has now won two tricks (the deal is over), else -1.  Once a trick, not a card: the
+        call costs each game's ``_play`` little."""
+        lead = self._lead
+        winner = (lead + best) % len(trick)
+        team = winner & 1
+        tw += 1 << 4 * team
+        new._ev = (ev, K_TRICK, winner, trick, lead)
+        new._tw = tw
+        new._trick = ()
+        new._lead = winner
+        new.to_act = winner
+        return team if tw >> 4 * team & 15 == 2 else -1
+
     def _derive(self) -> Self:
         """A copy to change for a move other than a card: messages cleared, the hand-over
         flag dropped, the legal cache empty."""

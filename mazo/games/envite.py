@@ -873,16 +873,8 @@ class EnviteState(PartnershipState):
             k = keys[trick[i]]
             if k > top:
                 best, top = i, k
-        lead = self._lead
-        winner = (lead + best) % n
-        team = winner & 1
-        tw = self._tw + (1 << 4 * team)
-        new._ev = (ev, _K_TRICK, winner, trick, lead)
-        new._tw = tw
-        new._trick = ()
-        new._lead = winner
-        new.to_act = winner
-        if tw >> 4 * team & 15 == 2:
+        team = self._close_trick(new, ev, trick, best, self._tw)
+        if team >= 0:
             level = self._bet[0]
             if d.tumbo[0] or d.tumbo[1]:
                 return _end_deal(new, "tricks", team, TUMBO_VALUE)

@@ -939,16 +939,8 @@ class TrionfettiState(PartnershipState):
             s = strength[trick[i]]
             if s > top:
                 best, top = i, s
-        lead = self._lead
-        winner = (lead + best) % 4
-        team = winner & 1
-        tw += 1 << 4 * team
-        new._ev = (ev, _K_TRICK, winner, trick, lead)
-        new._tw = tw
-        new._trick = ()
-        new._lead = winner
-        new.to_act = winner
-        if tw >> 4 * team & 15 == 2:
+        team = self._close_trick(new, ev, trick, best, tw)
+        if team >= 0:
             return _end_deal(new, "tricks", team, vega[_V_STAKE])
         return new
 
