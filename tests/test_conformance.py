@@ -29,8 +29,10 @@ import copy
 import json
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import models
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -245,6 +247,15 @@ def test_conformance_model(game: str) -> None:
         if model.every_option_value and spec.allowed is not None:
             missing = [v for v in spec.allowed if not any(same(u, v) for u in used)]
             assert not missing, f"no configuration plays {spec.name}={missing}"
+
+
+def test_every_model_module_is_a_games_model() -> None:
+    """MODELS finds a model by the game's module name: a model file under any other name
+    (a typo, the game's display name) would leave its game with the generic checks only."""
+    folder = Path(models.__file__).parent
+    files = {p.stem for p in folder.glob("*.py")} - {"__init__", "common"}
+    found = {model_module(game).rpartition(".")[2]: game for game in MODELS}
+    assert files == set(found), f"model modules that match no game: {sorted(files - set(found))}"
 
 
 @pytest.mark.parametrize("config", CONFIGS)
@@ -586,7 +597,16 @@ def test_bad_configuration_raises_rules_error(game: str) -> None:
         mazo.load_game(game).new_match(seed=1, dealer=99)
 
 
-@pytest.mark.parametrize("config", CONFIGS)
+# Only configurations that set options: for the others the check below would assert nothing.
+OPTION_CONFIGS = [
+    pytest.param(config, id=config.id)
+    for game in mazo.list_games()
+    for config in default_configs(game)
+    if config.options
+]
+
+
+@pytest.mark.parametrize("config", OPTION_CONFIGS)
 def test_every_option_value_of_the_config_is_validated(config: Config) -> None:
     game = config.load()
     for name, value in config.options.items():

@@ -518,10 +518,6 @@ class EnviteMatch:
             assert self.dealer is not None
             self.dealer = (self.dealer + 1) % self.n
 
-    def deal_finished(self) -> bool:
-        """The last deal ended and no chico/match_end is still due."""
-        return self.deal is not None and self.deal.end is not None and not self.expect
-
 
 class EnviteMemory:
     """The match replayed from the log, fed the new events of each position in turn."""
