@@ -200,7 +200,7 @@ class View:
 
     # -- sentences every trick game says the same way ----------------------------------
 
-    def plays(self, seat: int, card: str) -> str:
+    def plays(self, seat: int | None, card: str) -> str:
         """``Seat 1 plays 7O (7 of coins).``: a ``play`` event."""
         return f"{self.seat(seat)} {self.verb(seat, 'play', 'plays')} {self.card(card)}."
 
