@@ -320,6 +320,28 @@ def test_help_wraps_between_words(
         assert "".join(out.split()) == "".join(wide.split())  # the same text
 
 
+def test_result_tables_cut_no_number_at_80_columns(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """mazo tournament's table at 80 columns: headers wrap, "51.0-100.0%" is not cut
+    to "51.0-100…" (rich's way of making a table fit)."""
+    pytest.importorskip("rich")
+    from mazo.cli.common import Output, print_table
+
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setattr("mazo.cli.common.isatty", lambda stream: True)  # lines wrap
+    headers = ["bot", "wins", "win rate", "95% CI", "card pts/deal ±95%"]
+    headers += ["deals won ±95%", "dup b/e/w"]
+    rows = [
+        ["heuristic", "4", "100.0%", "51.0-100.0%", "84.4 ±15.0", "3.00 ±0.00", "2/0/0"],
+        ["random", "0", "0.0%", "0.0-49.0%", "35.6 ±15.0", "0.50 ±0.57", "0/0/2"],
+    ]
+    print_table(Output(), "random vs heuristic", headers, rows, rich=True)
+    out = capsys.readouterr().out
+    assert "51.0-100.0%" in out and "…" not in out
+    assert max(len(line) for line in out.splitlines()) <= 80
+
+
 def test_suits_in_colour_on_a_terminal_unless_no_color() -> None:
     # A card code right after a foreground colour (31 red ... 34 blue), bold or not.
     card = re.compile(rb"\x1b\[(?:[0-9;]*;)?3[1-4]m[1-7JQK][OCEB]\b")

@@ -135,6 +135,10 @@ class Output:
             self.line(line)
         return lines[-1] + " "
 
+    def width(self) -> int | None:
+        """The width rich lays its tables out in (None without rich)."""
+        return int(self._console.width) if self._console is not None else None
+
     def renderable(self, obj: Any) -> None:
         """Print a rich object (a table...); only call when :attr:`rich` is true."""
         self._console.print(obj)
@@ -535,8 +539,18 @@ def print_table(
         from rich.table import Table
 
         table = Table(title=title)
-        for h, is_left in zip(headers, left, strict=True):
-            table.add_column(h, justify="left" if is_left else "right")
+        # Columns no narrower than their longest word, so rich wraps headers and cells
+        # between words rather than cutting a number to "100…" -- when that fits at all
+        # (else rich would drop whole columns).
+        widest = [
+            max((len(w) for r in [headers, *rows] for w in r[i].split()), default=0)
+            for i in range(len(headers))
+        ]
+        width = out.width()
+        fits = width is not None and sum(widest) + 3 * len(widest) + 1 <= width
+        least: list[int | None] = list(widest) if fits else [None] * len(widest)
+        for h, is_left, low in zip(headers, left, least, strict=True):
+            table.add_column(h, justify="left" if is_left else "right", min_width=low)
         for row in rows:
             table.add_row(*row)
         out.renderable(table)
