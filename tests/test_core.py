@@ -384,6 +384,34 @@ def test_bad_setup_and_bad_seat_are_mazo_errors(game_name: str) -> None:
 
 
 @pytest.mark.parametrize("game_name", mazo.list_games())
+def test_a_foreign_or_empty_observation_is_refused_alike(game_name: str) -> None:
+    """Every game's determinize first checks that the observation is its own (core
+    ``observer_of``): an empty one or another game's is a RulesError that says so."""
+    game = mazo.load_game(game_name)
+    other = next(name for name in mazo.list_games() if name != game_name)
+    foreign = mazo.load_game(other).new_match(seed=1).observation(0)
+    relabelled = {**game.new_match(seed=1).observation(0), "game": other}
+    for obs in ({}, foreign, relabelled):
+        with pytest.raises(RulesError, match="not from this game"):
+            game.determinize(obs, Rng(1))
+
+
+@pytest.mark.parametrize("game_name", mazo.list_games())
+def test_every_state_numbers_its_deal(game_name: str) -> None:
+    """``deal_number`` (core MatchState, every game) counts the deals dealt so far: the
+    ``deal`` events of the log, on every state of a random match."""
+    game = mazo.load_game(game_name)
+    state = game.new_match(seed=2)
+    rng = Rng(1)
+    for _ in range(600):
+        if state.match_over:
+            break
+        assert state.deal_number == sum(e["type"] == "deal" for e in state.events)
+        legal = [a for a in state.legal_actions() if a not in game.info.message_actions]
+        state = state.apply(legal[rng.randbelow(len(legal))])
+
+
+@pytest.mark.parametrize("game_name", mazo.list_games())
 def test_an_action_id_out_of_range_says_the_range(game_name: str) -> None:
     """design.md: every error says what was wrong and what is allowed.  An int id outside
     the game's fixed action space is out of range (9999, as a user typed it, is in

@@ -764,8 +764,9 @@ class MatchState(State):
 
     @property
     def deal_number(self) -> int:
-        """1-based number of the deal in progress in the match (Briscola's drawn deals,
-        Escoba's hands, every deal of every Trionfetti smazzata count)."""
+        """The deals dealt in the match so far, this one included: 1-based number of the
+        deal in progress (Briscola's drawn deals, Escoba's hands, every deal of every
+        Trionfetti smazzata count; Trionfetti's is 0 while the first ranking is chosen)."""
         return self._d.number  # type: ignore[no-any-return]
 
     def _hands_text(self) -> str:
