@@ -24,6 +24,7 @@ __all__ = [
     "PHASE_MASK",
     "DealFacts",
     "DealStart",
+    "EventLogState",
     "Game",
     "GameInfo",
     "MatchStart",
@@ -852,3 +853,26 @@ class MatchState(State):
                 if hasattr(self, name):
                     setattr(new, name, getattr(self, name))
         return new
+
+
+class EventLogState(MatchState):
+    """A state whose log nodes are its events one to one (Escoba, Envite, Trionfetti; not
+    Briscola, which expands its per-trick nodes): ``events`` and ``events_since`` turn
+    each node into its event with the game's :meth:`_event`."""
+
+    __slots__ = ()
+
+    _ev: Any
+
+    @property
+    def events(self) -> list[JSON]:
+        """The match log.  Private events carry an ``audience``; the rest is public."""
+        return [self._event(node) for node in log_nodes(self._ev)]
+
+    def _events_of(self, nodes: list[Any]) -> list[JSON]:
+        """The events of these log nodes (one event a node): ``events_since``."""
+        return [self._event(node) for node in nodes]
+
+    def _event(self, node: tuple[Any, ...]) -> JSON:
+        """The event of one log node."""
+        raise NotImplementedError

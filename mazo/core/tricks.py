@@ -14,7 +14,7 @@ from typing import Any, Final, Self
 
 from mazo.core.cards import DeckSpec
 from mazo.core.errors import RulesError
-from mazo.core.game import HAND_OVER, JSON, OVER, MatchState, fresh, log_nodes
+from mazo.core.game import HAND_OVER, JSON, OVER, EventLogState, fresh
 
 __all__ = [
     "K_PLAY",
@@ -107,7 +107,7 @@ def last_end(node: tuple[Any, ...] | None, end: int) -> JSON | None:
     return None
 
 
-class PartnershipState(MatchState):
+class PartnershipState(EventLogState):
     """Base of the partnership trick games' states.
 
     The slots: ``_g``, ``_d``, ``_h`` (every seat's hand, a fixed number of bits a seat),
@@ -241,15 +241,6 @@ class PartnershipState(MatchState):
     def _game_event(self, node: tuple[Any, ...]) -> JSON:
         """The event of a log node of the game's own kinds (see :meth:`_event`)."""
         raise NotImplementedError
-
-    @property
-    def events(self) -> list[JSON]:
-        """The match log.  Private events carry an ``audience``; the rest is public."""
-        return [self._event(node) for node in log_nodes(self._ev)]
-
-    def _events_of(self, nodes: list[Any]) -> list[JSON]:
-        """The events of these log nodes (one event a node): ``events_since``."""
-        return [self._event(node) for node in nodes]
 
     def _key(self) -> tuple[Any, ...]:
         return (

@@ -55,9 +55,9 @@ from mazo.core.game import (
     OVER,
     PHASE_MASK,
     DealStart,
+    EventLogState,
     Game,
     MatchStart,
-    MatchState,
     Option,
     check_observer,
     fresh,
@@ -411,7 +411,7 @@ def _start_hand(
 _new_state = object.__new__
 
 
-class EscobaState(MatchState):
+class EscobaState(EventLogState):
     """An immutable Escoba match position.
 
     ``_h`` packs every seat's hand (seat ``s`` owns bits ``40s..40s+39``) and ``_piles``
@@ -597,14 +597,9 @@ class EscobaState(MatchState):
         """What ``seat`` may know (``None``: a spectator), JSON-ready."""
         return _observe(self, seat)
 
-    @property
-    def events(self) -> list[JSON]:
-        """The match log; everything in Escoba's log is public."""
-        return [_event_json(self._g, node) for node in log_nodes(self._ev)]
-
-    def _events_of(self, nodes: list[Any]) -> list[JSON]:
-        """The events of these log nodes (one event a node): ``events_since``."""
-        return [_event_json(self._g, node) for node in nodes]
+    def _event(self, node: tuple[Any, ...]) -> JSON:
+        """The event of a log node (everything in Escoba's log is public)."""
+        return _event_json(self._g, node)
 
     def events_for(self, seat: int | None) -> list[JSON]:
         """The log as ``seat`` saw it (Escoba has no private events)."""
