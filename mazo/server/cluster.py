@@ -126,7 +126,7 @@ class Cluster:
         self.remote: dict[tuple[str, str], RemoteConnection] = {}  # (proc, conn id)
         self.calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.lobby_entries: list[dict[str, Any]] = []  # other processes' open public tables
-        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._outbox: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self.ops: dict[str, Callable[[LiveTable, dict[str, Any]], Awaitable[Any]]] = {}
         manager.on_table = self._on_table
@@ -210,7 +210,7 @@ class Cluster:
 
     def post(self, channel: str, message: dict[str, Any]) -> None:
         """Queue a message (sent in order by one task: a socket's messages stay in order)."""
-        self._outbox.put_nowait((channel, json.dumps(message)))
+        self._outbox.put_nowait((channel, message))
 
     def _send_owner(self, table_id: str, message: dict[str, Any]) -> None:
         message["from"] = self.name
@@ -219,13 +219,12 @@ class Cluster:
     async def _publish(self) -> None:
         assert self.redis is not None
         while True:
-            channel, text = await self._outbox.get()
-            batch = [(channel, text)]
+            batch = [await self._outbox.get()]
             while not self._outbox.empty() and len(batch) < 500:
                 batch.append(self._outbox.get_nowait())
             async with self.redis.pipeline(transaction=False) as pipe:
-                for ch, body in batch:
-                    pipe.publish(ch, body)
+                for ch, body in _grouped(batch):
+                    pipe.publish(ch, json.dumps(body))
                 await pipe.execute()
 
     async def _listen(self) -> None:
@@ -356,6 +355,13 @@ class Cluster:
             future = self.calls.pop(str(body["rid"]), None)
             if future is not None and not future.done():
                 future.set_result(body)
+            return
+        if "conns" in body:  # one text for several sockets (a broadcast)
+            text = str(body["text"])
+            for conn_id in body["conns"]:
+                got = self.relays.get(str(conn_id))
+                if got is not None:
+                    got.conn.send(text)
             return
         relay = self.relays.get(str(body.get("conn")))
         if relay is None:
@@ -521,3 +527,20 @@ class Cluster:
                         for table in list(self.manager.tables.values()):
                             if conn in table.conns:
                                 self._drop_remote(table.row.id, conn)
+
+
+def _grouped(batch: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any]]]:
+    """The batch with each run of one text to several sockets of one process (a broadcast:
+    the same state to every watcher there) as one message ``{"conns": [...], "text"}``.
+    Only consecutive messages are merged, so every socket's messages keep their order."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    for channel, body in batch:
+        if out and body.keys() == {"conn", "text"}:
+            last_channel, last = out[-1]
+            if last_channel == channel and "conns" in last and last["text"] == body["text"]:
+                last["conns"].append(body["conn"])
+                continue
+        if body.keys() == {"conn", "text"}:
+            body = {"conns": [body["conn"]], "text": body["text"]}
+        out.append((channel, body))
+    return out

@@ -302,3 +302,26 @@ def test_unreachable_services_stop_the_server_with_the_reason(pg_url: str) -> No
     )
     assert done.returncode == 1 and "cannot connect to PostgreSQL at" in done.stderr
     assert "not-the-password" not in done.stderr  # the password is not printed
+
+
+def test_a_broadcast_to_several_relayed_sockets_is_one_message_and_order_holds() -> None:
+    from mazo.server.cluster import _grouped
+
+    p, q = "mazo:p:B", "mazo:p:C"
+    s1, s2 = '{"v": 1}', '{"v": 2}'
+    batch = [
+        (p, {"conn": "a", "text": s1}),
+        (p, {"conn": "b", "text": s1}),
+        (p, {"conn": "c", "text": s1}),
+        (q, {"conn": "x", "text": s1}),
+        (p, {"conn": "a", "text": s2}),
+        (p, {"conn": "c", "text": s1}),  # not merged into the first run: after a's s2
+        (p, {"conn": "a", "close": 1012}),
+    ]
+    assert _grouped(batch) == [
+        (p, {"conns": ["a", "b", "c"], "text": s1}),
+        (q, {"conns": ["x"], "text": s1}),
+        (p, {"conns": ["a"], "text": s2}),
+        (p, {"conns": ["c"], "text": s1}),
+        (p, {"conn": "a", "close": 1012}),
+    ]
