@@ -4,7 +4,9 @@ and a persistent log.
 
 Envite and Trionfetti states subclass :class:`PartnershipState`.  Each keeps its own
 ``_play`` (the hot path of every search: the rules of a trick differ, and a shared
-version would cost calls on every card) and declares its slots; the rest is here once.
+version would cost calls on every card) and declares its slots; the rest is here once:
+closing a full trick (``_close_trick``, once a trick), ending the match on games
+(``_end_match``, ``winner``), the events of card plays and tricks (``_event``).
 """
 
 from __future__ import annotations
