@@ -203,11 +203,7 @@ def render_envite_observation(obs: JSON, view: View, show_hand: bool = True) -> 
             text += f" — best so far: {_short(best['card'], view)} ({_who(best['seat'], view)})"
         lines.append(text)
     elif not obs.get("match_over") and obs.get("to_play") is not None:
-        leader = obs["to_play"]
-        lines.append(
-            f"Trick {number}: nothing played yet ({view.seat(leader, False)} "
-            f"{view.verb(leader, 'lead', 'leads')})"
-        )
+        lines.append(view.nothing_played(number, obs["to_play"]))
     for shown in obs.get("shown_hands") or []:
         lines.append(
             f"Shown to you at tumbo: {view.seat(shown['seat'], False)} holds "
@@ -220,10 +216,9 @@ def render_envite_observation(obs: JSON, view: View, show_hand: bool = True) -> 
         parts = [f"{_who(seat, view)}: {', '.join(items)}" for seat, items in _by_seat(recent)]
         more = f" (+{earlier} earlier)" if earlier else ""
         lines.append("Team messages this deal: " + " · ".join(parts) + more)
-    if obs.get("match_over"):
-        lines.append("The match is over.")
-    elif obs.get("to_act") is not None:
-        lines.append(f"Waiting for: {view.seat(obs['to_act'], False)}")
+    turn = view.turn(obs, "Waiting for")
+    if turn is not None:
+        lines.append(turn)
     if show_hand and obs.get("seat") is not None:
         lines.append(f"Your hand: {_hand(obs, view)}")
     return "\n".join(lines)
@@ -435,13 +430,10 @@ def render_envite_event(event: JSON, view: View) -> str | None:
     if kind == "deal":
         return _deal(event, view)
     if kind == "play":
-        return f"{view.seat(seat)} {view.verb(seat, 'play', 'plays')} {view.card(event['card'])}."
+        return view.plays(seat, event["card"])
     if kind == "trick":
         winner = int(event["winner"])
-        cards = list(event.get("cards") or [])
-        pos = (winner - int(event.get("leader", 0))) % max(len(cards), 1)
-        card = f" with {view.card(cards[pos])}" if pos < len(cards) else ""
-        team = event.get("team", view.side_of[winner] if winner < len(view.side_of) else None)
+        card, team = view.trick_taken(event)
         return (
             f"{view.seat(winner)} {view.verb(winner, 'win', 'wins')} the trick{card} "
             f"for {view.side(team, False)}."

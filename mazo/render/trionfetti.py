@@ -230,10 +230,9 @@ def render_trionfetti_observation(obs: JSON, view: View, show_hand: bool = True)
             lines.append("Messages this deal: " + more + " · ".join(said[-_RECENT:]))
         if obs.get("seat") is not None and not obs.get("match_over"):
             lines.append("Talk now: " + talk_text(obs))
-    if obs.get("match_over"):
-        lines.append("The match is over.")
-    elif obs.get("to_act") is not None:
-        lines.append(f"Waiting for: {view.seat(obs['to_act'], False)}")
+    turn = view.turn(obs, "Waiting for")
+    if turn is not None:
+        lines.append(turn)
     if show_hand and obs.get("seat") is not None and phase != "ranking":
         lines.append(f"Your hand: {_hand(obs, view, levels)}")
     return "\n".join(lines)
@@ -303,11 +302,7 @@ def _trick_lines(obs: JSON, view: View, levels: Sequence[JSON]) -> list[str]:
             f"({view.seat(best['seat'], False)})"
         )
     elif not obs.get("match_over") and obs.get("to_play") is not None:
-        leader = obs["to_play"]
-        lines.append(
-            f"Trick {number}: nothing played yet ({view.seat(leader, False)} "
-            f"{view.verb(leader, 'lead', 'leads')})"
-        )
+        lines.append(view.nothing_played(number, obs["to_play"]))
     return lines
 
 
@@ -536,7 +531,7 @@ def render_trionfetti_event(event: JSON, view: View) -> str | None:
             f"each; {view.seat(eldest, False)} {view.verb(eldest, 'lead', 'leads')}."
         )
     if kind == "play":
-        return f"{view.seat(seat)} {view.verb(seat, 'play', 'plays')} {view.card(event['card'])}."
+        return view.plays(seat, event["card"])
     if kind == "trick":
         return _trick(event, view)
     if kind == "vega":
@@ -656,10 +651,7 @@ def _ranking(event: JSON, view: View) -> str:
 
 def _trick(event: JSON, view: View) -> str:
     winner = int(event["winner"])
-    cards = list(event.get("cards") or [])
-    pos = (winner - int(event.get("leader", 0))) % max(len(cards), 1)
-    card = f" with {view.card(cards[pos])}" if pos < len(cards) else ""
-    team = event.get("team", view.side_of[winner] if winner < len(view.side_of) else None)
+    card, team = view.trick_taken(event)
     number = f" trick {event['trick']}" if "trick" in event else " the trick"
     text = (
         f"{view.seat(winner)} {view.verb(winner, 'win', 'wins')}{number}{card} for "
