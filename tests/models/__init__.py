@@ -1,4 +1,4 @@
-"""Independent models of the games' rules for the conformance suite (``test_conformance.py``).
+"""Independent models of the games' rules for the conformance suite (``core/test_conformance.py``).
 
 The suite has a generic part, which only uses the engine contract of design.md and runs
 for every registered game, and a model part, which needs to know a game's rules: where

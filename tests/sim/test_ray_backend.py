@@ -25,15 +25,15 @@ from mazo.sim.tournament import run_tournament
 
 ray = pytest.importorskip("ray")
 
-HERE = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[str]:
     """A local Ray instance for the module; its address."""
-    # The workers get this folder on their path, as the tests have it, so they can import
-    # a function or a plugin bot defined in a test module.
-    path = os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    # The workers get the tests folder on their path, as the tests have it, so they can
+    # import a function or a plugin bot defined in a test module (``sim.test_ray_backend``).
+    path = os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     ray.init(
         num_cpus=2,
         include_dashboard=False,
@@ -146,7 +146,7 @@ def test_missing_ray_says_how_to_install(
 
 
 def test_plugin_bots_play_on_the_workers(cluster: str) -> None:
-    bots = ["test_plugin_bots:MakeFirst:pick=last", "random"]
+    bots = ["bots.test_plugins:MakeFirst:pick=last", "random"]
     local = run_tournament("briscola", bots, games=2, players=2, seed=3).to_json()
     assert (
         run_tournament("briscola", bots, games=2, players=2, seed=3, backend="ray").to_json()

@@ -1,7 +1,8 @@
 """Plugin bots: ``package.module:factory`` wherever a bot is named.
 
-The bots below live in this module, which the tests import as ``test_plugin_bots`` (its
-folder is on ``sys.path`` under pytest), so ``test_plugin_bots:MakeFirst`` names one.
+The bots below live in this module, which the tests import as ``bots.test_plugins`` (the
+``tests`` folder is on ``sys.path`` under pytest), so ``bots.test_plugins:MakeFirst`` names
+one.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from mazo.core.game import Game
 from mazo.sim import run
 from mazo.sim.tournament import parse_bot_spec, run_tournament
 
-PATH = "test_plugin_bots:MakeFirst"
+PATH = "bots.test_plugins:MakeFirst"
 
 
 class FirstLegal:
@@ -65,7 +66,7 @@ def test_make_bot_loads_a_factory() -> None:
     assert bot.choose(obs) == game.string_to_action(obs["legal_actions"][0])
     last = make_bot(PATH, game, seed=1, pick="last")
     assert last.choose(obs) == game.string_to_action(obs["legal_actions"][-1])
-    assert make_bot("test_plugin_bots:make_named", game).name == "firsty"
+    assert make_bot("bots.test_plugins:make_named", game).name == "firsty"
     assert mazo.make_bot(PATH, game, seed=2).choose(obs) in state.legal_actions()
 
 
@@ -74,11 +75,11 @@ def test_make_bot_loads_a_factory() -> None:
     [
         ("no_such_module_xyz:make", "no module named 'no_such_module_xyz'"),
         ("no_such_pkg_xyz.bots:make", "no module named 'no_such_pkg_xyz.bots'"),
-        ("test_plugin_bots:missing", "module 'test_plugin_bots' has no attribute 'missing'"),
-        ("test_plugin_bots:NOT_CALLABLE", "is not callable"),
-        ("test_plugin_bots:make_nothing", "has no choose(observation) method"),
-        ("test_plugin_bots", "package.module:factory"),
-        ("test_plugin_bots:", "package.module:factory"),
+        ("bots.test_plugins:missing", "module 'bots.test_plugins' has no attribute 'missing'"),
+        ("bots.test_plugins:NOT_CALLABLE", "is not callable"),
+        ("bots.test_plugins:make_nothing", "has no choose(observation) method"),
+        ("bots.test_plugins", "package.module:factory"),
+        ("bots.test_plugins:", "package.module:factory"),
         ("ismcts:iterations", "options go after the name as :key=value"),
     ],
 )
@@ -164,7 +165,9 @@ def test_sim_command_and_errors(
     code, out, err = run_cli([*argv, "--bots", f"{PATH},random"], capsys, monkeypatch)
     assert code == 0, err
     assert list(json.loads(out)["results"]) == [PATH, "random"]
-    code, out, err = run_cli([*argv, "--bots", "test_plugin_bots:nope,random"], capsys, monkeypatch)
+    code, out, err = run_cli(
+        [*argv, "--bots", "bots.test_plugins:nope,random"], capsys, monkeypatch
+    )
     assert code == 2
     assert "has no attribute 'nope'" in err
     code, _, err = run_cli(

@@ -1,0 +1,1 @@
+"""The kernel and the engine contract every game meets."""

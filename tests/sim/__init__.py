@@ -1,0 +1,1 @@
+"""Simulations, tournaments and their backends."""
