@@ -42,8 +42,12 @@ MAX_ACTIONS = 100_000
 Progress = Callable[[int, int], None]
 
 
-def play_match(game: Game, bots: Sequence[Bot], seed: int | None = None) -> State:
+def play_match(
+    game: Game, bots: Sequence[Bot], seed: int | None = None, one_deal: bool = False
+) -> State:
     """Play one whole match, seat ``s`` asking ``bots[s]``; return the final state.
+    With ``one_deal``, stop when the first deal ends (the state whose
+    ``finished_deal_points`` are that deal's): a per-deal comparison needs no more.
 
     Each bot sees only its seat's observation.  Only the seat to act is asked, so free
     out-of-turn calls are made by a bot when its turn comes.
@@ -53,9 +57,14 @@ def play_match(game: Game, bots: Sequence[Bot], seed: int | None = None) -> Stat
             f"{game.name} for {game.players} needs {game.players} bots, not {len(bots)}"
         )
     state = game.new_match(seed=seed)
+    if one_deal:
+        # The next deal is not dealt where the game can stop the line (nothing needs it).
+        stop = getattr(state, "stop_at_deal_end", None)
+        if stop is not None:
+            state = stop()
     for _ in range(MAX_ACTIONS):
         seat = state.to_act
-        if seat is None or state.match_over:
+        if seat is None or state.match_over or (one_deal and state.hand_over):
             return state
         action = bots[seat].choose(state.observation(seat))
         try:
@@ -219,6 +228,7 @@ class MatchJob:
     seat_bots: tuple[BotEntry, ...]  # the bot on each seat
     match_seed: int
     bot_seeds: tuple[int, ...]  # one per seat
+    one_deal: bool = False  # play only the match's first deal (a per-deal tournament)
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,11 +247,21 @@ def play_job(job: MatchJob) -> State:
         entry.make(game, bot_seed)
         for entry, bot_seed in zip(job.seat_bots, job.bot_seeds, strict=True)
     ]
-    return play_match(game, bots, seed=job.match_seed)
+    return play_match(game, bots, seed=job.match_seed, one_deal=job.one_deal)
 
 
-def outcome(state: State) -> MatchOutcome:
-    """The :class:`MatchOutcome` of a finished tournament match."""
+def outcome(state: State, one_deal: bool = False) -> MatchOutcome:
+    """The :class:`MatchOutcome` of a finished tournament match; with ``one_deal``, of
+    its first deal alone (the side with the most points wins it; a tie is a draw)."""
+    if one_deal:
+        ends = [e["points"] for e in state.events if e.get("type") == "hand_end"]
+        if not ends:
+            raise RulesError("the deal has not ended: no per-deal outcome")
+        points = ends[0]
+        top = max(points)
+        leaders = [side for side, p in enumerate(points) if p == top]
+        winner = leaders[0] if len(leaders) == 1 else None
+        return MatchOutcome(winner, tuple(points), (tuple(points),))
     deal_points = tuple(tuple(e["points"]) for e in state.events if e.get("type") == "hand_end")
     # As in mazo sim: where a level sits above the scores (Envite chicos) it is the score.
     scores = state.games if any(state.games) else state.scores
@@ -250,4 +270,4 @@ def outcome(state: State) -> MatchOutcome:
 
 def play_chunk(jobs: Sequence[MatchJob]) -> list[MatchOutcome]:
     """Play tournament matches in order (a worker's share); their outcomes."""
-    return [outcome(play_job(job)) for job in jobs]
+    return [outcome(play_job(job), job.one_deal) for job in jobs]

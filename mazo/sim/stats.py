@@ -9,10 +9,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Z95", "BotStats", "RunningMean", "WinTally", "mean_interval", "wilson_interval"]
+__all__ = [
+    "Z95",
+    "BotStats",
+    "DealTally",
+    "RunningMean",
+    "WinTally",
+    "mean_interval",
+    "ratio_interval",
+    "wilson_interval",
+]
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
@@ -160,4 +169,116 @@ class BotStats(WinTally):
             "deals": self.deals,
             "mean_deal_points": self.mean_deal_points,
             "mean_deal_wins": self.mean_deal_wins,
+        }
+
+
+def ratio_interval(
+    parts: Sequence[float], wholes: Sequence[float], z: float = Z95
+) -> tuple[float, float] | None:
+    """The 95% interval of the share ``sum(parts) / sum(wholes)`` over independent units
+    (deal sets), by the delta method: the variance of the ratio estimator is
+    ``var(part - R·whole) / (n · mean(whole)²)``.  None with fewer than two units or
+    nothing in the wholes.
+
+    >>> [round(x, 4) for x in ratio_interval([6, 7, 5, 8], [10, 10, 10, 10])]
+    [0.5235, 0.7765]
+    >>> ratio_interval([1], [2]) is None
+    True
+    """
+    n = len(parts)
+    total = sum(wholes)
+    if n < 2 or total <= 0:
+        return None
+    share = sum(parts) / total
+    residuals = RunningMean()
+    for part, whole in zip(parts, wholes, strict=True):
+        residuals.add(part - share * whole)
+    # The residuals' mean is 0 by construction: their spread is the estimator's noise.
+    half = z * residuals.stdev / math.sqrt(n) / (total / n)
+    return (share - half, share + half)
+
+
+@dataclass
+class DealTally:
+    """One bot's results counted per deal (its side's points in each deal it played),
+    beside the per-match ones: deals won (its side took more points than every other
+    side), the margin (its points minus the best other side's), and its share of all
+    the points taken.
+
+    Deals of one deal set are not independent of each other (the same cards, rotated),
+    but deal sets are: the margin's and the share's intervals are computed over deal
+    sets (:meth:`close_set` after each), the fair unit of a duplicate comparison.  The
+    win rate's Wilson interval counts deals, so it is a little narrow.
+    """
+
+    deals: int = 0
+    won: int = 0
+    drawn: int = 0  # deals where its side tied for the most points
+    points: int = 0
+    all_points: int = 0
+    margin: RunningMean = field(default_factory=RunningMean)  # per deal
+    set_margin: RunningMean = field(default_factory=RunningMean)  # per deal set's mean
+    set_points: list[int] = field(default_factory=list)
+    set_all_points: list[int] = field(default_factory=list)
+    _open: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # margin, n, pts, all
+
+    def add(self, points: Sequence[int], side: int) -> None:
+        """One deal: ``points`` per side, the bot on ``side``."""
+        mine = points[side]
+        best_other = max(p for k, p in enumerate(points) if k != side)
+        self.deals += 1
+        if mine > best_other:
+            self.won += 1
+        elif mine == best_other:
+            self.drawn += 1
+        self.points += mine
+        self.all_points += sum(points)
+        self.margin.add(mine - best_other)
+        cur = self._open
+        cur[0] += mine - best_other
+        cur[1] += 1
+        cur[2] += mine
+        cur[3] += sum(points)
+
+    def close_set(self) -> None:
+        """The deal set in progress is complete: count it as one unit."""
+        margin, n, mine, every = self._open
+        if n:
+            self.set_margin.add(margin / n)
+            self.set_points.append(mine)
+            self.set_all_points.append(every)
+        self._open = [0, 0, 0, 0]
+
+    @property
+    def win_rate(self) -> float:
+        """The share of deals won outright."""
+        return self.won / self.deals if self.deals else 0.0
+
+    @property
+    def score_rate(self) -> float:
+        """Deals won, a drawn deal counting half."""
+        return (self.won + self.drawn / 2) / self.deals if self.deals else 0.0
+
+    @property
+    def share(self) -> float:
+        return self.points / self.all_points if self.all_points else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        def pair(interval: tuple[float, float] | None) -> list[float] | None:
+            return list(interval) if interval is not None else None
+
+        lo, hi = wilson_interval(self.won, self.deals)
+        return {
+            "deals": self.deals,
+            "won": self.won,
+            "drawn": self.drawn,
+            "lost": self.deals - self.won - self.drawn,
+            "win_rate": self.win_rate,
+            "won_ci95": [lo, hi],
+            "score_rate": self.score_rate,
+            "mean_margin": self.margin.mean,
+            "margin_ci95": pair(self.set_margin.interval()),
+            "points_share": self.share,
+            "share_ci95": pair(ratio_interval(self.set_points, self.set_all_points)),
+            "deal_sets": self.set_margin.n,
         }

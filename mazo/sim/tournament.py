@@ -37,6 +37,17 @@ in how many deal sets the bot won more entries over the rotations than its oppon
 pairwise *match* results (the bot holding the winning side wins the match, a draw is
 half each): :func:`mazo.sim.elo.fit_elo`.
 
+Per deal
+--------
+Beside the per-match results every bot gets per-deal ones (:class:`DealTally`): the deals
+its side won (took more points than every other side), its mean margin (its points
+minus the best other side's) and its share of all points taken, the last two with
+intervals over deal sets.  With ``unit="deal"`` (``mazo tournament --per deal``) a deal set
+is the *first deal* of its match seed alone, played under every rotation: the same cards
+and the same dealer for both bots, from a 0-0 score, the fairest way to tell bots apart
+by the thousand; its duplicate record then compares the points each bot's sides took
+over the rotations (``better`` when it took more), not entries won.
+
 >>> result = run_tournament("briscola", ["heuristic", "random"], games=2, seed=1)
 >>> result.matches, [b.entries for b in result.totals.values()]
 (4, [4, 4])
@@ -68,9 +79,10 @@ from mazo.sim.jobs import (
     play_job,
 )
 from mazo.sim.runner import BACKENDS
-from mazo.sim.stats import RunningMean, WinTally
+from mazo.sim.stats import DealTally, RunningMean, WinTally
 
 __all__ = [
+    "UNITS",
     "BotEntry",
     "MatchJob",
     "MatchOutcome",
@@ -84,6 +96,9 @@ __all__ = [
     "tournament_jobs",
 ]
 
+
+UNITS = ("match", "deal")
+"""What a deal set is: a whole match, or the match's first deal alone."""
 
 ROTATION_TEXT = (
     "each deal set is played under every distinct cyclic shift of the lineups A,B,A,... "
@@ -139,11 +154,12 @@ def tournament_jobs(
     players: int | None = None,
     seed: int = 0,
     options: Mapping[str, Any] | None = None,
+    unit: str = "match",
 ) -> list[MatchJob]:
     """Every match of the tournament in order: pair by pair, deal set by deal set, then
     rotation by rotation.  Bad games, options, bots or bot options raise
     :class:`mazo.RulesError` here, before anything is played."""
-    return _schedule(game_name, bot_specs, games, players, seed, options)[2]
+    return _schedule(game_name, bot_specs, games, players, seed, options, unit)[2]
 
 
 def _schedule(
@@ -153,7 +169,10 @@ def _schedule(
     players: int | None,
     seed: int,
     options: Mapping[str, Any] | None,
+    unit: str = "match",
 ) -> tuple[Game, list[BotEntry], list[MatchJob]]:
+    if unit not in UNITS:
+        raise RulesError(f"unknown unit {unit!r}; a deal set is one of: {', '.join(UNITS)}")
     if type(games) is not int or games < 1:
         raise RulesError(f"the number of deal sets (games) must be a positive int, not {games!r}")
     if type(seed) is not int:
@@ -186,6 +205,7 @@ def _schedule(
                         bot_seeds=tuple(
                             derive_seed(seed, "bot", p, i, r, s) for s in range(game.players)
                         ),
+                        one_deal=unit == "deal",
                     )
                 )
     return game, entries, jobs
@@ -209,7 +229,7 @@ def _play_all(
     if workers == 1 or total <= 1:
         out = []
         for job in jobs:
-            out.append(outcome(play_job(job)))
+            out.append(outcome(play_job(job), job.one_deal))
             if progress is not None:
                 progress(len(out), total)
         return out
@@ -258,6 +278,7 @@ class TournamentStats(WinTally):
     better: int = 0  # deal sets in which it won more entries than its opponent
     even: int = 0
     worse: int = 0
+    per_deal: DealTally = field(default_factory=DealTally)
 
     @property
     def losses(self) -> int:
@@ -287,6 +308,7 @@ class TournamentStats(WinTally):
                 "even": self.even,
                 "worse": self.worse,
             },
+            "per_deal": self.per_deal.to_json(),
         }
 
 
@@ -329,6 +351,7 @@ class TournamentResult:
     sides: int
     games: int  # deal sets per pair
     seed: int
+    unit: str
     options: dict[str, Any]
     bots: list[BotEntry]
     rotations: list[tuple[int, ...]]
@@ -351,6 +374,7 @@ class TournamentResult:
             "players": self.players,
             "sides": self.sides,
             "games": self.games,
+            "unit": self.unit,
             "matches": self.matches,
             "seed": self.seed,
             "options": dict(self.options),
@@ -374,22 +398,33 @@ class TournamentResult:
 
 
 def _tally(
-    jobs: Sequence[MatchJob], outcomes: Sequence[MatchOutcome], entries: Sequence[BotEntry]
+    jobs: Sequence[MatchJob],
+    outcomes: Sequence[MatchOutcome],
+    entries: Sequence[BotEntry],
+    unit: str = "match",
 ) -> tuple[list[PairResult], dict[str, TournamentStats]]:
     """Per pair and per bot, adding the matches in job order (so floating-point sums
     are the same however the matches were spread over processes)."""
     pair_labels = list(combinations([e.label for e in entries], 2))
     pairs: dict[int, PairResult] = {}
     totals = {e.label: TournamentStats(e.label) for e in entries}
-    # Entry wins of each bot over the rotations of the current deal set.
+    # Per deal set, each bot's entry wins and points margin over the rotations.
     set_wins: dict[tuple[int, int], dict[str, int]] = {}
+    set_margins: dict[tuple[int, int], dict[str, int]] = {}
+    current: tuple[int, int] | None = None
     for job, out in zip(jobs, outcomes, strict=True):
         labels = list(dict.fromkeys(job.by_side))
         if job.pair not in pairs:
             a, b = pair_labels[job.pair]
             pairs[job.pair] = PairResult(a, b, {a: TournamentStats(a), b: TournamentStats(b)})
         pair = pairs[job.pair]
-        wins = set_wins.setdefault((job.pair, job.deal_set), {pair.a: 0, pair.b: 0})
+        key = (job.pair, job.deal_set)
+        if key != current:
+            if current is not None:
+                _close_sets(pairs[current[0]], totals)
+            current = key
+        wins = set_wins.setdefault(key, {pair.a: 0, pair.b: 0})
+        margins = set_margins.setdefault(key, {pair.a: 0, pair.b: 0})
         for label in labels:
             for s in (pair.stats[label], totals[label]):
                 s.matches += 1
@@ -407,12 +442,20 @@ def _tally(
                 s.score.add(out.scores[side])
                 for points in out.deal_points:
                     s.deal_points.add(points[side])
+                    s.per_deal.add(points, side)
             if out.winner == side:
                 wins[label] += 1
-    for (p, _), set_won in set_wins.items():
+            for points in out.deal_points:
+                margins[label] += points[side] - max(p for k, p in enumerate(points) if k != side)
+    if current is not None:
+        _close_sets(pairs[current[0]], totals)
+    # A per-deal tournament compares the points each bot took on the same cards; a
+    # per-match one, the entries each won.
+    record = set_margins if unit == "deal" else set_wins
+    for (p, _), tally in record.items():
         pair = pairs[p]
-        won_a, won_b = set_won[pair.a], set_won[pair.b]
-        for label, mine, theirs in ((pair.a, won_a, won_b), (pair.b, won_b, won_a)):
+        got_a, got_b = tally[pair.a], tally[pair.b]
+        for label, mine, theirs in ((pair.a, got_a, got_b), (pair.b, got_b, got_a)):
             for s in (pair.stats[label], totals[label]):
                 if mine > theirs:
                     s.better += 1
@@ -421,6 +464,13 @@ def _tally(
                 else:
                     s.worse += 1
     return [pairs[p] for p in sorted(pairs)], totals
+
+
+def _close_sets(pair: PairResult, totals: Mapping[str, TournamentStats]) -> None:
+    """A deal set of ``pair`` is complete: its per-deal tallies count it as one unit."""
+    for label in (pair.a, pair.b):
+        pair.stats[label].per_deal.close_set()
+        totals[label].per_deal.close_set()
 
 
 def run_tournament(
@@ -434,6 +484,7 @@ def run_tournament(
     progress: Progress | None = None,
     backend: str = "local",
     address: str | None = None,
+    unit: str = "match",
 ) -> TournamentResult:
     """A round robin between the bots of ``bot_specs`` (``"name"`` or
     ``"name:key=value:..."``), ``games`` deal sets per pair (see the module docstring).
@@ -443,14 +494,16 @@ def run_tournament(
     as ``progress(done, total)`` in this process as matches finish.  ``backend="ray"``
     plays them as tasks on a Ray cluster instead (``address`` as for ``ray.init``, see
     :mod:`mazo.sim.ray_backend`; ``workers`` is then unused), with the same result.
+    ``unit="deal"`` makes each deal set the first deal of its match alone (see the
+    module docstring's "Per deal").
     """
     if type(workers) is not int or workers < 1:
         raise RulesError(f"workers must be a positive int, not {workers!r}")
     if backend not in BACKENDS:
         raise RulesError(f"unknown backend {backend!r}; backends are: {', '.join(BACKENDS)}")
-    game, entries, jobs = _schedule(game_name, bot_specs, games, players, seed, options)
+    game, entries, jobs = _schedule(game_name, bot_specs, games, players, seed, options, unit)
     outcomes = _play_all(jobs, workers, progress, backend, address)
-    pairs, totals = _tally(jobs, outcomes, entries)
+    pairs, totals = _tally(jobs, outcomes, entries, unit)
     elo = fit_elo([e.label for e in entries], [p.record() for p in pairs])
     return TournamentResult(
         game=game.name,
@@ -458,6 +511,7 @@ def run_tournament(
         sides=game.info.sides,
         games=games,
         seed=seed,
+        unit=unit,
         options=dict(game.options),
         bots=entries,
         rotations=rotations(game.info.sides),
