@@ -27,8 +27,16 @@ bot's own :class:`~mazo.core.rng.Rng`, so a seed fixes every choice)::
   so on the hand's final card the bot counts that too (a capture makes it the last
   capturer; a trail gives the table to whoever captured last).
 
-Only the observation is read: the hand, the table, ``captured`` (public), the hand sizes,
-the stock size and the seat order.  No search, no determinization: about 0.05 ms a move.
+Only what the seat may see is read: the hand, the table, ``captured`` (public), the hand
+sizes, the stock size and the seat order.  No search, no determinization.
+
+Two front doors, one decision code: :meth:`EscobaHeuristic.choose` reads an observation,
+:meth:`EscobaHeuristic.choose_state` (for search rollouts) reads the engine's state
+directly (its masks and the seat's own hand, never another's); both build the same small
+:class:`_View` of ints and masks and score it with the same functions, so they choose the
+same action and draw ties from the bot's Rng the same way.  Card worths are precomputed
+tables (one per set of open categories), the hypergeometric odds a table, and the best
+capture each card value makes from a table is memoized by the table's mask.
 """
 
 from __future__ import annotations
@@ -40,8 +48,10 @@ from typing import Any
 from mazo.bots.base import Observation, check_bot_options, legal_ids
 from mazo.bots.odds import card_codes, card_mask, one_placement
 from mazo.core.cards import LATIN_40
-from mazo.core.game import Game
+from mazo.core.errors import RulesError
+from mazo.core.game import Game, State
 from mazo.core.rng import Rng
+from mazo.games.escoba import EscobaState, _capture_table
 
 __all__ = ["EscobaHeuristic", "card_value"]
 
@@ -83,132 +93,317 @@ def card_value(code: str) -> int:
 
 
 def _open(counts: Sequence[int], left: int) -> bool:
-    """Whether a majority is still undecided: no side is already out of everyone's reach."""
-    for s, mine in enumerate(counts):
-        if all(mine > other + left for t, other in enumerate(counts) if t != s):
-            return False
-    return True
+    """Whether a majority is still undecided: no side is already out of everyone's reach
+    (the leader is not ahead of the runner-up by more than the cards left)."""
+    if len(counts) == 2:
+        return abs(counts[0] - counts[1]) <= left
+    top, second = sorted(counts)[-1:-3:-1]
+    return top - second <= left
 
 
-class _Position:
-    """What the bot reads from one observation, with the card worths it implies."""
+# -- precomputed tables (card ids: suit-major O C E B, ranks 1..7 J Q K) -------------------
 
-    def __init__(self, game: Game, obs: Observation) -> None:
-        n = game.players
-        self.n = n
-        self.seat: int = obs["seat"]
-        self.side_of = tuple(game.info.side_of)
-        self.side = self.side_of[self.seat]
-        self.hand: list[str] = list(obs["hand"])
-        self.table: list[str] = list(obs["table"])
-        captured: list[list[str]] = [list(p) for p in obs["captured"]]
-        self.hand_sizes: list[int] = list(obs["hand_sizes"])
-        self.stock: int = obs["stock_size"]
-        self.last_capturer: int | None = obs.get("last_capturer")
-        seen = set(self.hand) | set(self.table)
-        for pile in captured:
-            seen |= set(pile)
-        unseen = [c for c in ALL_CARDS if c not in seen]
-        self.unseen = len(unseen)
-        self.unseen_by_value = [0] * 11
-        worth_sum = [0.0] * 11
-        self.worth = self._worths(game, captured)
-        for c in unseen:
-            v = card_value(c)
-            self.unseen_by_value[v] += 1
-            worth_sum[v] += self.worth[c]
-        # The average worth of an unseen card of each value (the replying card itself).
-        self.unseen_worth = [
-            worth_sum[v] / self.unseen_by_value[v] if self.unseen_by_value[v] else 0.0
-            for v in range(11)
-        ]
+_FULL = (1 << 40) - 1
+_ID = {code: card for card, code in enumerate(ALL_CARDS)}
+_VALUE_OF = tuple(card_value(code) for code in ALL_CARDS)
+_OROS = sum(1 << card for card, code in enumerate(ALL_CARDS) if code[-1] == "O")
+_SEVENS = sum(1 << card for card, code in enumerate(ALL_CARDS) if code[0] == "7")
+_METHODS = ("seed_counts", "pagat_best_prime", "primiera_points", "sevens_only")
 
-    @staticmethod
-    def _worths(game: Game, captured: list[list[str]]) -> dict[str, float]:
-        """What capturing each card is worth now, in points (open categories only)."""
-        options = game.options
-        in_piles = sum(len(p) for p in captured)
-        cards_open = _open([len(p) for p in captured], 40 - in_piles)
-        oros = [sum(1 for c in p if c[-1] == "O") for p in captured]
-        oros_open = _open(oros, 10 - sum(oros))
-        sevens = [sum(1 for c in p if c[0] == "7") for p in captured]
-        method = options.get("prime_method", "seed_counts")
-        # Counting methods are sealed once a side has more sevens than anyone can reach;
-        # the best-per-suit methods stay open (a cheap approximation).
-        counting = method in ("seed_counts", "sevens_only")
-        prime_open = _open(sevens, 4 - sum(sevens)) if counting else True
-        worth: dict[str, float] = {}
-        for c in ALL_CARDS:
-            rank = c[:-1]
-            w = CARD_WEIGHT if cards_open else 0.0
-            if c[-1] == "O" and oros_open:
-                w += ORO_WEIGHT
-            if prime_open:
-                if method == "sevens_only":
-                    w += PRIME_WEIGHT["7"] if rank == "7" else 0.0
-                else:
-                    w += PRIME_WEIGHT.get(rank, 0.0)
-            if c == VELO:
-                w += VELO_POINT
-            worth[c] = w
-        return worth
 
-    # -- the reply ----------------------------------------------------------------------
+def _worth_table(
+    method: str, cards_open: bool, oros_open: bool, prime_open: bool
+) -> tuple[float, ...]:
+    """What capturing each card is worth, in points, with these categories open."""
+    worth: list[float] = []
+    for c in ALL_CARDS:
+        rank = c[:-1]
+        w = CARD_WEIGHT if cards_open else 0.0
+        if c[-1] == "O" and oros_open:
+            w += ORO_WEIGHT
+        if prime_open:
+            if method == "sevens_only":
+                w += PRIME_WEIGHT["7"] if rank == "7" else 0.0
+            else:
+                w += PRIME_WEIGHT.get(rank, 0.0)
+        if c == VELO:
+            w += VELO_POINT
+        worth.append(w)
+    return tuple(worth)
 
-    def p_none(self, values: Sequence[int], size: int) -> float:
-        """Chance that a hand of ``size`` unseen cards holds no card of these values."""
+
+# _WORTH[wid]: wid = 8 * method index + 4 * cards open + 2 * oros open + prime open.
+_WORTH: tuple[tuple[float, ...], ...] = tuple(
+    _worth_table(m, bool(i & 4), bool(i & 2), bool(i & 1)) for m in _METHODS for i in range(8)
+)
+
+
+def _unseen_worth_table(worth: tuple[float, ...]) -> tuple[tuple[float, ...], ...]:
+    """``[value][suits]``: the average worth of the unseen cards of a value, ``suits``
+    the 4-bit set of the suits unseen in that value (summed suit by suit, O first)."""
+    rows: list[tuple[float, ...]] = [()]
+    for v in range(1, 11):
+        row: list[float] = []
+        for suits in range(16):
+            total, count = 0.0, 0
+            for s in range(4):
+                if suits >> s & 1:
+                    total += worth[10 * s + v - 1]
+                    count += 1
+            row.append(total / count if count else 0.0)
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+_UNSEEN_WORTH = tuple(_unseen_worth_table(w) for w in _WORTH)
+_COUNT4 = tuple(m.bit_count() for m in range(16))
+# A suit's 10 bits spread one to a nibble: nibble v - 1 holds the suit's card of value v.
+_SPREAD = tuple(sum(1 << 4 * i for i in range(10) if m >> i & 1) for m in range(1 << 10))
+
+
+def _no_reply_odds(unseen: int, size: int) -> tuple[float, ...]:
+    """``[k]``: the chance that a hand of ``size`` of ``unseen`` cards holds none of
+    ``k`` given ones (exact hypergeometric)."""
+    if size <= 0 or unseen <= 0:
+        return (1.0,) * (unseen + 1)
+    size = min(size, unseen)
+    whole = comb(unseen, size)
+    return tuple(
+        0.0 if unseen - k < size else comb(unseen - k, size) / whole for k in range(unseen + 1)
+    )
+
+
+_NO_REPLY = tuple(tuple(_no_reply_odds(u, size) for size in range(4)) for u in range(41))
+
+# The best capture by card value from a table: (wid << 40 | table mask) -> ((value, worth
+# taken, escoba bonus included), ...).  A pure function of its key, so memoized.
+_BEST: dict[int, tuple[tuple[int, float], ...]] = {}
+# Either memo is emptied when it holds this many entries (about 40 MB at most).
+_MEMO_LIMIT = 50_000
+
+
+def _best_takes(wid: int, table: int) -> tuple[tuple[int, float], ...]:
+    """For each card value 1..10 that captures from ``table`` (a mask), the most it
+    takes: the worths of the cards taken, plus an escoba when it takes them all.
+
+    A knapsack over the sums up to 14, the table's cards taken lowest id first:
+    ``most[t]`` is the most a set of the cards so far adding up to ``t`` takes.  Each
+    set's worth is summed card by card in that order, and adding a worth keeps the
+    order of floats, so these maxima are those of listing every set.  Only the whole
+    table adds up to the table's total: that set is the escoba.
+    """
+    key = wid << 40 | table
+    found = _BEST.get(key)
+    if found is not None:
+        return found
+    worth = _WORTH[wid]
+    most = {0: 0.0}
+    total = 0
+    m = table
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        m ^= low
+        v = _VALUE_OF[c]
+        w = worth[c]
+        total += v
+        for t, before in list(most.items()):
+            t += v
+            if t <= 14:
+                got = before + w
+                if got > most.get(t, -1.0):
+                    most[t] = got
+    if 5 <= total <= 14:
+        most[total] += ESCOBA
+    found = tuple((15 - t, g) for t, g in most.items() if t >= 5)
+    if len(_BEST) >= _MEMO_LIMIT:
+        _BEST.clear()
+    _BEST[key] = found
+    return found
+
+
+# What the captured piles imply: (packed piles, sides, method) -> (wid, their union).
+_PILES: dict[int, tuple[int, int]] = {}
+
+
+def _piles_facts(piles: int, sides: int, method: int, counting: bool) -> tuple[int, int]:
+    """The worth table id for these piles (side ``s`` at bits ``40s``), and every
+    captured card."""
+    key = piles << 8 | sides << 2 | method
+    found = _PILES.get(key)
+    if found is not None:
+        return found
+    counts: list[int] = []
+    oros: list[int] = []
+    sevens: list[int] = []
+    union = 0
+    for s in range(sides):
+        p = piles >> 40 * s & _FULL
+        union |= p
+        counts.append(p.bit_count())
+        oros.append((p & _OROS).bit_count())
+        sevens.append((p & _SEVENS).bit_count())
+    # Which categories are still open (see _worth_table) picks the worth table.
+    wid = method << 3
+    if _open(counts, 40 - sum(counts)):
+        wid |= 4
+    if _open(oros, 10 - sum(oros)):
+        wid |= 2
+    # Counting methods are sealed once a side has more sevens than anyone can reach;
+    # the best-per-suit methods stay open (a cheap approximation).
+    if not counting or _open(sevens, 4 - sum(sevens)):
+        wid |= 1
+    found = (wid, union)
+    if len(_PILES) >= _MEMO_LIMIT:
+        _PILES.clear()
+    _PILES[key] = found
+    return found
+
+
+def _unseen_facts(wid: int, unseen: int) -> tuple[int, tuple[int, ...], tuple[float, ...]]:
+    """How many cards are unseen, how many of each value, and the average worth of an
+    unseen card of each value (the replying card itself): indexed by value, 0 unused."""
+    spread = (
+        _SPREAD[unseen & 1023]
+        | _SPREAD[unseen >> 10 & 1023] << 1
+        | _SPREAD[unseen >> 20 & 1023] << 2
+        | _SPREAD[unseen >> 30] << 3
+    )
+    suits = [0] + [spread >> 4 * i & 15 for i in range(10)]
+    rows = _UNSEEN_WORTH[wid]
+    return (
+        unseen.bit_count(),
+        tuple(_COUNT4[s] for s in suits),
+        (0.0, *(rows[v][suits[v]] for v in range(1, 11))),
+    )
+
+
+class _View:
+    """What the bot knows at one decision, as ints and masks, with the worths it implies.
+
+    Built from an observation or from a state (:class:`EscobaHeuristic`'s two front
+    doors); :meth:`scores` is the one decision code.
+    """
+
+    __slots__ = (
+        "last_card",
+        "last_side",
+        "partner_next",
+        "reply_size",
+        "side",
+        "stock",
+        "table",
+        "table_mask",
+        "unseen",
+        "unseen_by_value",
+        "unseen_worth",
+        "wid",
+        "worth",
+    )
+
+    def __init__(
+        self,
+        bot: EscobaHeuristic,
+        seat: int,
+        hand: int,
+        table: tuple[int, ...],
+        piles: int,
+        hand_sizes: Sequence[int],
+        stock: int,
+        last_capturer: int | None,
+    ) -> None:
+        side_of = bot.side_of
+        self.side = side = side_of[seat]
+        self.table = table
+        table_mask = 0
+        for c in table:
+            table_mask |= 1 << c
+        self.table_mask = table_mask
+        self.stock = stock
+        self.last_side = None if last_capturer is None else side_of[last_capturer]
+        nxt = seat + 1 if seat + 1 < len(hand_sizes) else 0
+        self.partner_next = side_of[nxt] == side
+        # This seat's card is the round's last one when every other hand is empty.
+        self.last_card = hand_sizes[seat] == 1 and sum(hand_sizes) == 1
+        self.reply_size = hand_sizes[nxt]
+        wid, captured = _piles_facts(piles, bot.sides, bot.method_index, bot.counting)
+        self.wid = wid
+        self.worth = _WORTH[wid]
+        self.unseen, self.unseen_by_value, self.unseen_worth = _unseen_facts(
+            wid, _FULL & ~(hand | table_mask | captured)
+        )
+
+    def scores(self, actions: Sequence[tuple[int, int]]) -> list[float]:
+        """Each action's score in points (see the module docstring); an action is the
+        card played and the mask of the cards it takes (0: laid on the table)."""
+        worth = self.worth
+        wid = self.wid
+        table_mask = self.table_mask
+        uw = self.unseen_worth
+        ubv = self.unseen_by_value
         u = self.unseen
-        if size <= 0 or u <= 0:
-            return 1.0
-        k = sum(self.unseen_by_value[v] for v in values)
-        size = min(size, u)
-        if u - k < size:
+        # Who plays next, with how many cards, or whether the hand ends with this play.
+        final = False
+        if self.last_card:
+            final = self.stock == 0
+            reply_size = 3  # a redeal: the next seat gets three unseen cards
+        else:
+            reply_size = self.reply_size
+        odds = _NO_REPLY[u][reply_size] if reply_size <= 3 else _no_reply_odds(u, reply_size)
+        partner = self.partner_next
+        out: list[float] = []
+        for card, taken in actions:
+            mine = worth[card]
+            value = -KEEP_SHARE * mine
+            if taken:
+                got = 0.0
+                m = taken
+                while m:
+                    low = m & -m
+                    got += worth[low.bit_length() - 1]
+                    m ^= low
+                value += mine + got
+                left = table_mask & ~taken
+                if not left:
+                    value += ESCOBA
+            else:
+                left = table_mask | 1 << card
+            if final:
+                out.append(value + self._final_sweep(card, taken, left))
+                continue
+            if not left or reply_size <= 0:
+                out.append(value)  # no reply
+                continue
+            # The next seat's expected best reply: its best capture by card value, best
+            # first (equal ones lowest value first), each weighed by the chance that it
+            # holds that value and no better one.
+            order = sorted((-(g + uw[v]), v) for v, g in _best_takes(wid, left))
+            reply = 0.0
+            none_before = 1.0
+            k = 0
+            for minus, v in order:
+                if minus >= 0.0:
+                    break
+                k += ubv[v]
+                none_now = odds[k]
+                reply += -minus * (none_before - none_now)
+                none_before = none_now
+            out.append(value + PARTNER_REPLY * reply if partner else value - reply)
+        return out
+
+    def _final_sweep(self, card: int, taken: int, left: int) -> float:
+        """On the hand's last card the last capturer's side takes what is left."""
+        taker = self.side if taken else self.last_side
+        if taker is None:
             return 0.0
-        return comb(u - k, size) / comb(u, size)
-
-    def best_by_value(self, table: Sequence[str]) -> list[float]:
-        """For each value 1..10, the most a card of that value takes from ``table``."""
-        best = [0.0] * 11
-        values = [card_value(c) for c in table]
-        worths = [self.worth[c] for c in table]
-        k = len(table)
-        found = [False] * 11
-
-        def grow(start: int, s: int, w: float, size: int) -> None:
-            for i in range(start, k):
-                t = s + values[i]
-                if t > 14:
-                    continue
-                got = w + worths[i]
-                v = 15 - t
-                if v <= 10:
-                    gain = got + (ESCOBA if size + 1 == k else 0.0)
-                    if not found[v] or gain > best[v]:
-                        best[v] = gain
-                        found[v] = True
-                grow(i + 1, t, got, size + 1)
-
-        grow(0, 0, 0.0, 0)
-        for v in range(1, 11):
-            if found[v]:
-                best[v] += self.unseen_worth[v]
-        return best
-
-    def expected_reply(self, table: Sequence[str], size: int) -> float:
-        """The expected value of the best capture a random ``size``-card hand makes."""
-        if not table or size <= 0:
-            return 0.0
-        best = self.best_by_value(table)
-        order = sorted((v for v in range(1, 11) if best[v] > 0.0), key=lambda v: -best[v])
+        worth = self.worth
         total = 0.0
-        none_before = 1.0
-        taken: list[int] = []
-        for v in order:
-            taken.append(v)
-            none_now = self.p_none(taken, size)
-            total += best[v] * (none_before - none_now)
-            none_before = none_now
-        return total
+        for c in self.table:  # in table order, the laid card last
+            if left >> c & 1:
+                total += worth[c]
+        if not taken:
+            total += worth[card]
+        return total if taker == self.side else -total
 
 
 class EscobaHeuristic:
@@ -222,63 +417,90 @@ class EscobaHeuristic:
             raise ValueError(f"EscobaHeuristic plays escoba, not {game.name}")
         self.game = game
         self.rng = Rng(seed)
+        self.side_of: tuple[int, ...] = tuple(game.info.side_of)
+        self.sides = max(self.side_of) + 1
+        self._offsets = tuple(40 * s for s in range(game.players))
+        method = game.options.get("prime_method", "seed_counts")
+        self.method_index = _METHODS.index(method)
+        self.counting = method in ("seed_counts", "sevens_only")
+        self._captures = _capture_table()[0]  # capture id - 40 -> (card, mask taken)
+
+    # -- the two front doors ---------------------------------------------------------
+
+    def _observed(self, observation: Observation) -> _View:
+        """The view of an observation (card codes parsed once here)."""
+        ids = _ID
+        hand = 0
+        for c in observation["hand"]:
+            hand |= 1 << ids[c]
+        piles = 0
+        for side, pile in enumerate(observation["captured"]):
+            for c in pile:
+                piles |= 1 << (40 * side + ids[c])
+        return _View(
+            self,
+            observation["seat"],
+            hand,
+            tuple(ids[c] for c in observation["table"]),
+            piles,
+            observation["hand_sizes"],
+            observation["stock_size"],
+            observation.get("last_capturer"),
+        )
+
+    def _of_state(self, state: EscobaState, seat: int) -> _View:
+        """The view of ``seat`` in an engine state: its own hand and the public rest
+        (the other hands' sizes only)."""
+        h = state._h
+        return _View(
+            self,
+            seat,
+            h >> 40 * seat & _FULL,
+            state._table,
+            state._piles,
+            [(h >> off & _FULL).bit_count() for off in self._offsets],
+            40 - state._sp,
+            state._last,
+        )
 
     def choose(self, observation: Observation) -> int:
         """The action id with the best score; ties broken by the bot's Rng."""
         legal = legal_ids(self.game, observation)
         if len(legal) == 1:
             return legal[0]
-        pos = _Position(self.game, observation)
-        scores = [self.score(pos, text) for text in observation["legal_actions"]]
+        return self._decide(self._observed(observation), legal)
+
+    def choose_state(self, state: State) -> int:
+        """:meth:`choose` on ``state.observation(state.to_act)``, read from the state
+        itself (the seat's own hand and what is public): the same action, the same
+        draws from the Rng.  For search rollouts."""
+        seat = state.to_act
+        legal = state.legal_actions()
+        if seat is None or not legal:
+            raise RulesError(f"seat {seat!r} has no legal action in this state")
+        if len(legal) == 1:
+            return legal[0]
+        if not isinstance(state, EscobaState):
+            raise RulesError(f"this bot plays escoba, not {state!r}")
+        return self._decide(self._of_state(state, seat), legal)
+
+    def _decide(self, view: _View, legal: list[int]) -> int:
+        """The one decision code: the best-scored action, ties drawn from the Rng."""
+        scores = view.scores(self._moves(legal))
         top = max(scores)
         best = [a for a, s in zip(legal, scores, strict=True) if s >= top - 1e-9]
         return best[0] if len(best) == 1 else self.rng.choice(best)
 
+    def _moves(self, actions: Sequence[int]) -> list[tuple[int, int]]:
+        """Action ids as (card played, mask of the cards taken)."""
+        captures = self._captures
+        return [(a, 0) if a < 40 else captures[a - 40] for a in actions]
+
     def scores(self, observation: Observation) -> dict[str, float]:
         """Every legal action's score (for tests and for explaining a choice)."""
-        pos = _Position(self.game, observation)
-        return {text: self.score(pos, text) for text in observation["legal_actions"]}
-
-    def score(self, pos: _Position, action: str) -> float:
-        """One action's score in points (see the module docstring)."""
-        card, *taken = action.split("+")
-        taken_set = set(taken)
-        left = [c for c in pos.table if c not in taken_set]
-        value = -KEEP_SHARE * pos.worth[card]
-        if taken:
-            value += pos.worth[card] + sum(pos.worth[c] for c in taken)
-            if not left:
-                value += ESCOBA
-        else:
-            left.append(card)
-        # Who plays next, with how many cards, or whether the hand ends with this play.
-        sizes = list(pos.hand_sizes)
-        sizes[pos.seat] -= 1
-        if not any(sizes):
-            if pos.stock == 0:
-                return value + self._final_sweep(pos, left, bool(taken))
-            reply_size = 3  # a redeal: the next seat gets three unseen cards
-        else:
-            reply_size = sizes[(pos.seat + 1) % pos.n]
-        nxt = (pos.seat + 1) % pos.n
-        reply = pos.expected_reply(left, reply_size)
-        if pos.side_of[nxt] == pos.side:
-            return value + PARTNER_REPLY * reply
-        return value - reply
-
-    @staticmethod
-    def _final_sweep(pos: _Position, left: Sequence[str], captured: bool) -> float:
-        """On the hand's last card the last capturer's side takes what is left."""
-        if captured:
-            taker: int | None = pos.side
-        elif pos.last_capturer is not None:
-            taker = pos.side_of[pos.last_capturer]
-        else:
-            taker = None
-        worth = sum(pos.worth[c] for c in left)
-        if taker is None:
-            return 0.0
-        return worth if taker == pos.side else -worth
+        texts: list[str] = list(observation["legal_actions"])
+        moves = self._moves([self.game.string_to_action(t) for t in texts])
+        return dict(zip(texts, self._observed(observation).scores(moves), strict=True))
 
     def explain(self, observation: Observation, action: int | str) -> tuple[str, dict[str, Any]]:
         """One line of why ``action`` (this bot's choice here): an i18n key

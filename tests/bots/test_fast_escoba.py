@@ -1,0 +1,123 @@
+"""Escoba's fast heuristic (issue 18): ``choose_state`` reads the engine's state and
+chooses as ``choose`` does on the observation, and the tables and memos behind the one
+decision code give what listing every case gives.
+
+The generic check over every game is ``tests/bots/test_fast.py``; these add what is
+Escoba's own: every rules option that changes what the heuristic reads (prime methods,
+partnerships or not, the last card of a hand), a search's determinized samples, and the
+knapsack that replaced listing the table's subsets.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+import pytest
+
+import mazo
+import mazo.bots.heuristic.escoba as fast
+from mazo.bots.heuristic.escoba import EscobaHeuristic
+from mazo.core.rng import Rng, derive_seed
+
+CONFIGS: list[tuple[int, dict[str, Any]]] = [
+    (2, {}),
+    (3, {}),
+    (4, {}),
+    (4, {"four_player_mode": "individual"}),
+    (2, {"prime_method": "primiera_points", "deal_packet_size": 3}),
+    (2, {"prime_method": "sevens_only", "escoba_on_final_play_counts": False}),
+    (3, {"prime_method": "pagat_best_prime", "initial_escoba_to": "eldest"}),
+    (4, {"prime_method": "sevens_only", "bonus_all_oros": True}),
+]
+
+
+@pytest.mark.parametrize(("players", "options"), CONFIGS)
+def test_choose_state_is_choose(players: int, options: dict[str, Any]) -> None:
+    """At every decision of random-ish matches (the heuristic's moves, a third at
+    random): the observation's choice, the state's and a determinized sample's are the
+    same, with the same draws from the three bots' Rngs (seeded alike)."""
+    game = mazo.load_game("escoba", players=players, target_score=8, **options)
+    rng = Rng(derive_seed(3, players, len(options)))
+    asked = hands_ended = 0
+    for m in range(2):
+        seed = derive_seed(9, m)
+        by_obs, by_state, by_sample = (EscobaHeuristic(game, seed) for _ in range(3))
+        state = game.new_match(seed=derive_seed(21, players, m, len(options)))
+        while not state.match_over:
+            obs = state.observation(state.to_act)
+            action = by_obs.choose(obs)
+            assert by_state.choose_state(state) == action
+            assert by_sample.choose_state(game.determinize(obs, rng)) == action
+            assert by_obs.rng.getstate() == by_state.rng.getstate()
+            assert by_obs.rng.getstate() == by_sample.rng.getstate()
+            asked += 1
+            if rng.randbelow(3) == 0:
+                action = rng.choice(state.legal_actions())
+            state = state.apply(action)
+            hands_ended += state.hand_over
+    assert asked > 100 and hands_ended >= 2
+
+
+def test_the_state_marked_to_stop_at_the_deal_end_reads_the_same() -> None:
+    """A search's sample stops at the deal's end (where the game can mark it): the fast
+    form reads it as the unmarked state."""
+    game = mazo.load_game("escoba", players=2)
+    state = game.new_match(seed=5)
+    a, b = EscobaHeuristic(game, 1), EscobaHeuristic(game, 1)
+    while not state.hand_over:
+        stop = getattr(state, "stop_at_deal_end", None)
+        marked = stop() if stop is not None else state
+        action = b.choose(state.observation(state.to_act))
+        assert a.choose_state(marked) == action
+        state = state.apply(action)
+
+
+def _every_set(wid: int, cards: list[int]) -> dict[int, float]:
+    """The best take by card value, listing every set of ``cards`` (lowest id first)."""
+    worth = fast._WORTH[wid]
+    best: dict[int, float] = {}
+    for size in range(1, len(cards) + 1):
+        for group in combinations(sorted(cards), size):
+            total = sum(fast._VALUE_OF[c] for c in group)
+            if not 5 <= total <= 14:
+                continue
+            got = 0.0
+            for c in group:
+                got += worth[c]
+            if size == len(cards):
+                got += fast.ESCOBA
+            v = 15 - total
+            best[v] = max(best.get(v, -1.0), got)
+    return best
+
+
+def test_the_knapsack_is_the_listing_of_every_set() -> None:
+    """_best_takes (memoized) equals listing every subset, to the last bit, for random
+    tables of 1-9 cards under every worth table."""
+    rng = Rng(77)
+    for trial in range(600):
+        cards = list(range(40))
+        rng.shuffle(cards)
+        table = cards[: 1 + trial % 9]
+        mask = sum(1 << c for c in table)
+        wid = trial % len(fast._WORTH)
+        assert dict(fast._best_takes(wid, mask)) == _every_set(wid, table)
+        fast._BEST.clear()
+        assert dict(fast._best_takes(wid, mask)) == _every_set(wid, table)
+
+
+def test_memos_do_not_change_a_choice() -> None:
+    """Emptied memos (as when they fill up) give the same choices and scores."""
+    game = mazo.load_game("escoba", players=3)
+    state = game.new_match(seed=12)
+    bot = EscobaHeuristic(game, 4)
+    for _ in range(60):
+        if state.match_over:
+            break
+        obs = state.observation(state.to_act)
+        warm = bot.scores(obs)
+        fast._BEST.clear()
+        fast._PILES.clear()
+        assert bot.scores(obs) == warm
+        state = state.apply(bot.choose_state(state))
