@@ -66,7 +66,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from mazo.bots.base import Observation
+from mazo.bots.base import Observation, legal_ids
 from mazo.bots.heuristic._base import PartnershipHeuristic, TrickView, near_best
 from mazo.bots.odds import (
     card_codes,
@@ -77,15 +77,37 @@ from mazo.bots.odds import (
     trick_value,
 )
 from mazo.bots.odds import holds as _holds
-from mazo.core.cards import LATIN_40, SUITS
-from mazo.core.game import Game, State
-from mazo.games.envite import BET_VALUES, award, exempt_card, trump_order
+from mazo.core.cards import LATIN_40
+from mazo.core.errors import RulesError
+from mazo.core.game import PHASE_MASK, Game, State
+from mazo.core.tricks import K_TRICK
+from mazo.games.envite import (
+    _K_MSG,
+    ACCEPT,
+    BET_VALUES,
+    CONSULT_BASE,
+    ENVIO,
+    FOLD,
+    RAISE,
+    SIGNAL_BASE,
+    SIGNAL_KINDS,
+    TUMBO_DECLINE,
+    TUMBO_PLAY,
+    EnviteState,
+    award,
+    hierarchy,
+    plain_order,
+)
+from mazo.games.envite import BET as _BET
+from mazo.games.envite import TUMBO as _TUMBO
 
 __all__ = ["EnviteHeuristic", "chico_equity", "deal_odds", "match_equity"]
 
 ALL_CARDS = card_codes(LATIN_40)
-_PLAIN_ORDER = ("K", "Q", "J", "1", "7", "6", "5", "4", "3", "2")  # §3.4, strongest first
-TRUMP = "T"  # the effective suit of every trump (§3.5)
+_ID = {code: card for card, code in enumerate(ALL_CARDS)}
+_FULL = (1 << 40) - 1
+TRUMP = 4  # the effective suit of every trump (§3.5); plain suits are 0-3 (O C E B)
+_ANSWERS = {"fold": FOLD, "accept": ACCEPT, "raise": RAISE}
 
 # -- weights ------------------------------------------------------------------------------
 # Cards.
@@ -192,212 +214,399 @@ def _tumbo_value(
     return sum(max(e + (1.0 - e) * lose, decline) for e in TUMBO_SAMPLES) / len(TUMBO_SAMPLES)
 
 
+class _Table:
+    """The card facts of one deal (player count, vira, follow rule) over card ids, built
+    once (:func:`_table`) and shared by every view of such a deal."""
+
+    __slots__ = (
+        "beaters",
+        "eff",
+        "exempt",
+        "plain",
+        "plain_rule",
+        "sign_card",
+        "sign_kind",
+        "top",
+        "trumps",
+        "tstr",
+        "vira",
+        "void_of",
+        "worth",
+    )
+
+    vira: int
+    plain_rule: bool  # follow_rule all_suits: a plain suit led must be followed
+    top: int  # the first trump of the hierarchy
+    exempt: int  # the card exempt from answering a trump lead, -1 when it is the vira
+    tstr: tuple[int, ...]  # per card: trump strength (bigger is stronger), 0 for plain
+    worth: tuple[int, ...]  # per card: 100 + trump strength, or plain strength in its suit
+    eff: tuple[int, ...]  # per card: effective suit, TRUMP for trumps
+    trumps: int
+    plain: tuple[int, ...]  # per suit: its plain cards (mask)
+    void_of: tuple[int, ...]  # per suit led: the cards a seat that did not follow lacks
+    beaters: tuple[tuple[tuple[int, ...], ...], ...]  # [led][card]: cards beating it, best first
+    sign_kind: tuple[str | None, ...]  # per best trump: the sign naming it (None: by count)
+    sign_card: dict[str, int]  # per sign kind: the trump it names
+
+
+@cache
+def _table(n: int, vira: int, plain_rule: bool) -> _Table:
+    t = _Table()
+    suit = vira // 10
+    order = hierarchy(n, suit)
+    t.vira = vira
+    t.plain_rule = plain_rule
+    t.top = order[0]
+    t.exempt = -1 if order[0] == vira else order[0]
+    tstr = [0] * 40
+    for i, c in enumerate(order):
+        tstr[c] = len(order) - i
+    pstr = [0] * 40
+    for s in range(4):
+        plain = plain_order(n, suit, s)
+        for i, c in enumerate(plain):
+            pstr[c] = len(plain) - i
+    t.tstr = tuple(tstr)
+    t.worth = tuple(100 + tstr[c] if tstr[c] else pstr[c] for c in range(40))
+    t.eff = tuple(TRUMP if tstr[c] else c // 10 for c in range(40))
+    t.trumps = sum(1 << c for c in order)
+    t.plain = tuple(sum(1 << c for c in range(10 * s, 10 * s + 10)) & ~t.trumps for s in range(4))
+    no_exempt = t.trumps & ~(1 << t.exempt) if t.exempt >= 0 else t.trumps
+    t.void_of = (*(m if plain_rule else 0 for m in t.plain), no_exempt)
+    beaters = []
+    for led in range(5):
+        # The cards that may take a trick led in ``led``, strongest first: a card beats
+        # the ones after it (a trick's best card is a trump or of the suit led).
+        key = [t.worth[c] if t.eff[c] in (TRUMP, led) else 0 for c in range(40)]
+        ranked = sorted((c for c in range(40) if key[c]), key=lambda c: -key[c])
+        beaters.append(tuple(tuple(ranked[: ranked.index(c)]) if key[c] else () for c in range(40)))
+    t.beaters = tuple(beaters)
+    v = "OCEB"[suit]
+    kinds: list[str | None] = [None] * 40
+    for c in order:
+        code = ALL_CARDS[c]
+        if c == t.top:
+            kinds[c] = "top_trump"
+        elif code == "2" + v:
+            kinds[c] = "mala"
+        elif code == "K" + v:
+            kinds[c] = "rey_of_vira"
+        else:
+            kinds[c] = _SIGN_OF_CARD.get(code)
+    t.sign_kind = tuple(kinds)
+    named = {"top_trump": t.top, "mala": _ID["2" + v], "rey_of_vira": _ID["K" + v]}
+    named |= {kind: _ID[code] for code, kind in _SIGN_OF_CARD.items()}
+    t.sign_card = {kind: c for kind, c in named.items() if tstr[c]}
+    return t
+
+
+def _ids(codes: Iterable[str]) -> int:
+    """The mask of card codes (the observation door parses; the state door never does)."""
+    mask = 0
+    for code in codes:
+        mask |= 1 << _ID[code]
+    return mask
+
+
+def _bits(mask: int) -> list[int]:
+    """The card ids of ``mask``, ascending (the observation's order of a hand)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 class _View(TrickView):
-    """What the bot derives from one observation."""
+    """What the bot derives from one observation, or from the engine's state for the seat
+    to act (:meth:`of_state`): the same facts, as card ids and masks, and one scoring code
+    on them."""
+
+    n: int
+    t: _Table
+    plain_rule: bool
+    hand: list[int]
+    hand_mask: int
+    played: int
+    voids: list[int]
+    known: list[int]
+    unseen: int
+    hidden: list[int]
+    reads_signs: bool
+    signed: bool  # this seat has signed this deal (read only with signs)
+    # The decision's facts (stones, bets, tumbo).
+    scores: list[int]
+    level: int  # the accepted level of the ladder
+    pending: int  # the proposed level when a proposal waits, else 0
+    tumbo_deal: bool
+    tumbo_any: bool
+    must_decide: bool
+    must_answer: bool
 
     def __init__(self, game: Game, obs: Mapping[str, Any], read_signs: bool) -> None:
         super().__init__(obs)
-        n = self.n = int(obs["players"])
-        self.vira: str = obs["vira"]
-        order = trump_order(n, self.vira)
-        self.order = order
-        self.top = order[0]
-        self.exempt = exempt_card(n, self.vira)
-        self.tstr = {c: len(order) - i for i, c in enumerate(order)}  # bigger is stronger
-        self.pstr: dict[str, int] = {}
-        for s in SUITS:
-            plain = [r + s for r in _PLAIN_ORDER if r + s not in self.tstr]
-            for i, c in enumerate(plain):
-                self.pstr[c] = len(plain) - i
-        self.plain_rule = game.options.get("follow_rule", "all_suits") == "all_suits"
-        self.hand: list[str] = list(obs["hand"])
-
-        played: set[str] = set()
-        self.voids: list[set[str]] = [set() for _ in range(n)]
-        for t in obs["tricks"]:
-            seats = [(t["leader"] + i) % n for i in range(len(t["cards"]))]
-            self._note_plays(list(zip(seats, t["cards"], strict=True)), played)
-        self._note_plays(self.trick, played)
-        self.played = played
-
+        n = int(obs["players"])
+        t = _table(n, _ID[obs["vira"]], game.options.get("follow_rule", "all_suits") == "all_suits")
+        self.trick = [(s, _ID[c]) for s, c in self.trick]
+        tricks = [(tr["leader"], [_ID[c] for c in tr["cards"]]) for tr in obs["tricks"]]
         # Partners' cards the bot knows: shown hands (tumbo_show_captain), true signs.
-        known: dict[int, set[str]] = {}
-        # A team that signs (the bot does, and the table delivers signs).
-        self.reads_signs = read_signs and obs.get("signals", "team") != "off"
+        claims: dict[int, int] = {}
         for shown in obs.get("shown_hands", []):
-            known.setdefault(shown["seat"], set()).update(shown["cards"])
+            claims[shown["seat"]] = claims.get(shown["seat"], 0) | _ids(shown["cards"])
+        self.signed = False
         if read_signs:
             for msg in obs.get("messages", []):
                 seat = msg.get("seat")
-                if msg.get("type") != "signal" or seat == self.seat:
+                if msg.get("type") != "signal":
+                    continue
+                if seat == self.seat:
+                    self.signed = True
                     continue
                 if not isinstance(seat, int) or seat % 2 != self.team:
                     continue
-                card = self.sign_card(str(msg.get("kind")))
-                if card is not None:
-                    known.setdefault(seat, set()).add(card)
-        mine = set(self.hand)
-        self.known: dict[int, set[str]] = {}
-        for seat, cards in known.items():
-            cards = cards - played - mine - {self.vira}
+                card = t.sign_card.get(str(msg.get("kind")), -1)
+                if card >= 0:
+                    claims[seat] = claims.get(seat, 0) | 1 << card
+        reads = read_signs and obs.get("signals", "team") != "off"
+        self.scores = list(obs.get("scores", (0, 0)))
+        bet = obs.get("bet") or {}
+        self.level = bet.get("level", 0)
+        pending = bet.get("pending")
+        self.pending = pending["level"] if pending else 0
+        self.tumbo_deal = bool(obs.get("tumbo_deal"))
+        self.tumbo_any = any(obs.get("tumbo", ()))
+        self.must_decide = obs.get("team_must_decide", True)
+        self.must_answer = obs.get("team_must_answer", True)
+        self._setup(n, t, _ids(obs["hand"]), tricks, claims, reads)
+
+    @classmethod
+    def of_state(cls, state: EnviteState, seat: int, read_signs: bool) -> _View:
+        """The view of ``seat`` from the engine's state: what its observation shows (its
+        hand, the plays, its partners' signs and shown hands), no other hidden card."""
+        self = cls.blank()
+        hand = self.read_state(state, seat, codes=False)
+        game = state._g
+        d = state._d
+        n = game.players
+        t = _table(n, d.vira, game.plain_rule)
+        team = self.team
+        # This deal's log, newest first: its tricks (and with signs, the messages).
+        tricks: list[tuple[int, Sequence[int]]] = []
+        claims: dict[int, int] = {}
+        self.signed = False
+        todo = self.won + self.lost
+        node = state._ev
+        if read_signs:
+            sign_card = t.sign_card
+            while node is not None and not (len(node) == 3 and node[2] is d):
+                kind = node[1]
+                if kind == K_TRICK:
+                    tricks.append((node[4], node[3]))
+                elif kind == _K_MSG and SIGNAL_BASE <= node[3] < CONSULT_BASE:
+                    s = node[2]
+                    if s == seat:
+                        self.signed = True
+                    elif s & 1 == team:
+                        card = sign_card.get(SIGNAL_KINDS[node[3] - SIGNAL_BASE], -1)
+                        if card >= 0:
+                            claims[s] = claims.get(s, 0) | 1 << card
+                node = node[0]
+        else:
+            while todo:
+                if node[1] == K_TRICK:
+                    tricks.append((node[4], node[3]))
+                    todo -= 1
+                node = node[0]
+        opts = game.options
+        if opts["tumbo_show_captain"] and seat in game.captains and d.tumbo[team]:
+            for mate in game.teams[team]:
+                if mate != seat:
+                    claims[mate] = claims.get(mate, 0) | d.start >> mate * 40 & _FULL
+        bet = state._bet
+        phase = state._m & PHASE_MASK
+        self.scores = list(d.scores)
+        self.level = bet[0]
+        self.pending = bet[2] if phase == _BET else 0
+        self.tumbo_deal = self.tumbo_any = d.tumbo[0] or d.tumbo[1]
+        self.must_decide = phase == _TUMBO and d.tumbo[team] and not d.tumbo[1 - team]
+        self.must_answer = phase == _BET and team != bet[3]
+        self._setup(n, t, hand, tricks, claims, read_signs and opts["signals"] != "off")
+        return self
+
+    def _setup(
+        self,
+        n: int,
+        t: _Table,
+        hand: int,
+        tricks: Iterable[tuple[int, Sequence[int]]],
+        claims: Mapping[int, int],
+        reads_signs: bool,
+    ) -> None:
+        """The facts both front doors share: played cards, the voids §7 reveals (a seat
+        that did not follow), the partners' cards known, the unseen cards and each seat's
+        pool of them."""
+        self.n = n
+        self.t = t
+        self.plain_rule = t.plain_rule
+        self.hand_mask = hand
+        self.hand = _bits(hand)
+        self.reads_signs = reads_signs
+        eff, void_of = t.eff, t.void_of
+        played = 0
+        voids = [0] * n
+        plays = [[((lead + i) % n, c) for i, c in enumerate(cards)] for lead, cards in tricks]
+        for trick in [*plays, self.trick]:
+            if not trick:
+                continue
+            led = eff[trick[0][1]]
+            for seat, card in trick:
+                played |= 1 << card
+                if eff[card] != led:
+                    voids[seat] |= void_of[led]
+        self.played = played
+        self.voids = voids
+        out = hand | played | 1 << t.vira
+        known = [0] * n
+        worth = t.worth
+        for seat, cards in claims.items():
+            cards &= ~out
             if cards and 0 <= seat < n:
-                cards = set(
-                    sorted(cards, key=self.worth_key, reverse=True)[: self.hand_sizes[seat]]
-                )
-                self.known[seat] = cards
-        taken = mine | played | {self.vira}
-        for cards in self.known.values():
+                size = self.hand_sizes[seat]
+                if cards.bit_count() > size:
+                    top = sorted(_bits(cards), key=worth.__getitem__, reverse=True)[:size]
+                    cards = sum(1 << c for c in top)
+                known[seat] = cards
+        self.known = known
+        taken = out
+        for cards in known:
             taken |= cards
-        self.unseen = [c for c in ALL_CARDS if c not in taken]
-        self.hidden = [self.hand_sizes[s] - len(self.known.get(s, ())) for s in range(n)]
-        self._pools: dict[int, list[str]] = {}
-        self._pool_sets: dict[int, set[str]] = {}
+        self.unseen = unseen = _FULL & ~taken
+        self.hidden = hidden = [self.hand_sizes[s] - known[s].bit_count() for s in range(n)]
+        self._pools = pools = [unseen & ~v for v in voids]
+        self._rates = [
+            min(1.0, hidden[s] / p.bit_count()) if p else 0.0 for s, p in enumerate(pools)
+        ]
+        self._void_p: dict[tuple[int, int], float] = {}
+        self._qs: dict[int, float] | None = None
+        self._values: dict[int, tuple[float, float]] = {}
 
     # -- card facts ------------------------------------------------------------------
 
-    def eff(self, card: str) -> str:
-        return TRUMP if card in self.tstr else card[-1]
+    def code(self, card: Any) -> str:
+        code: str = ALL_CARDS[card]
+        return code
 
-    def worth_key(self, card: str) -> tuple[int, int]:
+    @property
+    def vira(self) -> str:
+        return ALL_CARDS[self.t.vira]
+
+    def worth_key(self, card: int) -> int:
         """Trumps above plain cards, then by strength: a cheap card sorts first."""
-        if card in self.tstr:
-            return (1, self.tstr[card])
-        return (0, self.pstr[card])
+        return self.t.worth[card]
 
-    def sign_card(self, kind: str) -> str | None:
-        """The card a sign names, if it names one that is a trump this deal."""
-        if kind == "top_trump":
-            return self.top
-        v = self.vira[-1]
-        card = {"mala": "2" + v, "rey_of_vira": "K" + v}.get(kind)
-        if card is None:
-            card = next((c for c, k in _SIGN_OF_CARD.items() if k == kind), None)
-        return card if card is not None and card in self.tstr else None
-
-    def beats(self, card: str, best: str, led: str) -> bool:
+    def beats(self, card: int, best: int, led: int) -> bool:
         """Whether ``card`` takes a trick whose best card is ``best`` (led suit ``led``)."""
-        if card in self.tstr:
-            return best not in self.tstr or self.tstr[card] > self.tstr[best]
-        if best in self.tstr or card[-1] != led:
-            return False
-        return self.pstr[card] > self.pstr[best]
+        return card in self.t.beaters[led][best]
 
-    def best_so_far(self) -> tuple[int, str]:
+    def best_so_far(self) -> tuple[int, int]:
         """The seat holding the trick on the table and its card."""
-        led = self.eff(self.trick[0][1])
-        w = 0
-        for i in range(1, len(self.trick)):
-            if self.beats(self.trick[i][1], self.trick[w][1], led):
-                w = i
-        return self.trick[w]
+        return self._best(self.trick)
 
-    def takes(self, card: str, best: str) -> bool:
+    def _best(self, plays: Sequence[tuple[int, int]]) -> tuple[int, int]:
+        worth, eff = self.t.worth, self.t.eff
+        led = eff[plays[0][1]]
+        best = plays[0]
+        top = worth[best[1]]
+        for play in plays[1:]:
+            card = play[1]
+            e = eff[card]
+            if e in (TRUMP, led) and worth[card] > top:
+                best, top = play, worth[card]
+        return best
+
+    def takes(self, card: int, best: int) -> bool:
         """Whether ``card`` takes the trick on the table from its best card ``best``."""
-        return self.beats(card, best, self.eff(self.trick[0][1]))
+        return self.beats(card, best, self.t.eff[self.trick[0][1]])
 
-    def cheapest(self, card: str, cards: Sequence[str]) -> bool:
+    def cheapest(self, card: int, cards: Sequence[int]) -> bool:
         """Whether ``card`` is the cheapest of ``cards`` (:meth:`worth_key`)."""
-        return min(cards, key=self.worth_key) == card
+        return min(cards, key=self.t.worth.__getitem__) == card
 
-    def _note_plays(self, plays: list[tuple[int, str]], played: set[str]) -> None:
-        """Record played cards and the voids §7 reveals (a seat that did not follow)."""
-        if not plays:
-            return
-        led = self.eff(plays[0][1])
-        for seat, card in plays:
-            played.add(card)
-            if self.eff(card) == led:
-                continue
-            if led == TRUMP:
-                self.voids[seat].update(c for c in self.tstr if c != self.exempt)
-            elif self.plain_rule:
-                self.voids[seat].update(c for c in ALL_CARDS if c[-1] == led and c in self.pstr)
-
-    def playable(self) -> list[str]:
+    def playable_mask(self) -> int:
         """§7 from the bot's side: the cards of its hand it may play to the trick."""
+        hand = self.hand_mask
         if not self.trick:
-            return list(self.hand)
-        led = self.eff(self.trick[0][1])
+            return hand
+        t = self.t
+        led = t.eff[self.trick[0][1]]
         if led == TRUMP:
-            trumps = [c for c in self.hand if c in self.tstr]
-            if not trumps or trumps == [self.exempt]:
-                return list(self.hand)
+            trumps = hand & t.trumps
+            if not trumps or (t.exempt >= 0 and trumps == 1 << t.exempt):
+                return hand
             return trumps
         if not self.plain_rule:
-            return list(self.hand)
-        follow = [c for c in self.hand if c[-1] == led and c in self.pstr]
-        return follow or list(self.hand)
+            return hand
+        return hand & t.plain[led] or hand
+
+    def playable(self) -> list[int]:
+        return _bits(self.playable_mask())
 
     # -- odds --------------------------------------------------------------------------
 
-    def hold(self, seat: int, good: Iterable[str]) -> float:
-        """The chance that ``seat`` holds at least one of the cards ``good``."""
-        goods = set(good)
-        if goods & self.known.get(seat, set()):
-            return 1.0
-        pool = self._pool(seat)
-        count = sum(1 for c in pool if c in goods)
-        return _holds(len(pool), self.hidden[seat], count)
-
-    def p_take(self, plays: list[tuple[int, str]], after: list[int]) -> float:
-        """The chance that the team takes a trick with ``plays`` on it and ``after`` to play."""
-        led = self.eff(plays[0][1])
-        w = 0
-        for i in range(1, len(plays)):
-            if self.beats(plays[i][1], plays[w][1], led):
-                w = i
-        seat, best = plays[w]
-        mine = 1.0 if seat % 2 == self.team else 0.0
-        return self._p_max(best, led, mine, after)
-
-    def p_card(self, seat: int, card: str) -> float:
-        """The chance that ``seat`` holds ``card`` (unseen, or known to be there)."""
-        if card in self.known.get(seat, ()):
-            return 1.0
-        pool = self._pool(seat)
-        if card not in self._pool_sets[seat] or not pool:
-            return 0.0
-        return min(1.0, self.hidden[seat] / len(pool))
-
-    def _pool(self, seat: int) -> list[str]:
-        pool = self._pools.get(seat)
-        if pool is None:
-            voids = self.voids[seat]
-            pool = self._pools[seat] = [c for c in self.unseen if c not in voids]
-            self._pool_sets[seat] = set(pool)
-        return pool
-
-    def p_void(self, seat: int, suit: str) -> float:
+    def p_void(self, seat: int, suit: int) -> float:
         """The chance that ``seat`` holds no plain card of ``suit`` (so it may trump)."""
-        if any(c[-1] == suit and c in self.pstr for c in self.known.get(seat, ())):
-            return 0.0
-        return 1.0 - self.hold(seat, [c for c in self.unseen if c[-1] == suit and c in self.pstr])
+        got = self._void_p.get((seat, suit))
+        if got is None:
+            plain = self.t.plain[suit]
+            if self.known[seat] & plain:
+                got = 0.0
+            else:
+                pool = self._pools[seat]
+                count = (pool & self.unseen & plain).bit_count()
+                got = 1.0 - _holds(pool.bit_count(), self.hidden[seat], count)
+            self._void_p[(seat, suit)] = got
+        return got
 
-    def _p_max(self, best: str, led: str, mine: float, after: list[int]) -> float:
+    def p_take(self, plays: list[tuple[int, int]], after: list[int]) -> float:
+        """The chance that the team takes a trick with ``plays`` on it and ``after`` to play."""
+        seat, best = self._best(plays)
+        mine = 1.0 if seat % 2 == self.team else 0.0
+        return self._p_max(best, self.t.eff[plays[0][1]], mine, after)
+
+    def _p_max(self, best: int, led: int, mine: float, after: list[int]) -> float:
         """P(team wins): the strongest card the seats ``after`` can play over ``best`` is
         a partner's, or none exists and ``best`` is ours (``mine``); cards held
         independently, each seat playing its best."""
-        beaters = sorted(
-            (c for c in self.unseen if self.beats(c, best, led)),
-            key=self.worth_key,
-            reverse=True,
-        )
-        known = [c for s in after for c in self.known.get(s, ()) if self.beats(c, best, led)]
-        if known:
-            beaters = sorted(set(beaters) | set(known), key=self.worth_key, reverse=True)
+        me, team = self.seat, self.team
+        seats = [s for s in after if s != me]
+        known, pools, rates = self.known, self._pools, self._rates
+        cand = self.unseen
+        for s in seats:
+            cand |= known[s]
+        t = self.t
         trump_needs_void = self.plain_rule and led != TRUMP
-        voids = {s: self.p_void(s, led) for s in after} if trump_needs_void else {}
+        tstr = t.tstr
         result, none_above = 0.0, 1.0
-        for card in beaters:
+        for card in t.beaters[led][best]:
+            bit = 1 << card
+            if not cand & bit:
+                continue
             total = ours = 0.0
-            for s in after:
-                if s == self.seat:
+            needs_void = trump_needs_void and tstr[card]
+            for s in seats:
+                if known[s] & bit:
+                    p = 1.0
+                elif pools[s] & bit:
+                    p = rates[s]
+                    if not p:
+                        continue
+                else:
                     continue
-                p = self.p_card(s, card)
-                if p and trump_needs_void and card in self.tstr:
-                    p *= voids[s]
+                if needs_void:
+                    p *= self.p_void(s, led)
                 total += p
-                if s % 2 == self.team:
+                if s & 1 == team:
                     ours += p
             total = min(1.0, total)
             if total <= 0.0:
@@ -413,24 +622,38 @@ class _View(TrickView):
         leader = self.trick[0][0] if self.trick else self.to_play
         return [(leader + i) % self.n for i in range(count, self.n)]
 
-    def q(self, card: str) -> float:
+    def q(self, card: int) -> float:
         """The chance that the team wins a later trick in which the bot plays ``card``."""
         others = [(self.seat + i) % self.n for i in range(1, self.n)]
-        return self.p_take([(self.seat, card)], others)
+        return self._p_max(card, self.t.eff[card], 1.0, others)
+
+    def qs(self) -> dict[int, float]:
+        """``q`` of every card in hand (hand order)."""
+        qs = self._qs
+        if qs is None:
+            qs = self._qs = {c: self.q(c) for c in self.hand}
+        return qs
 
     def value(
-        self, card: str, qs: Mapping[str, float], after: list[int] | None = None
+        self, card: int, qs: Mapping[int, float], after: list[int] | None = None
     ) -> tuple[float, float]:
         """(deal odds if ``card`` is played now, chance of taking this trick with it);
         ``after``: the seats that play after it (default: the rest of the trick)."""
+        if after is None:
+            got = self._values.get(card)
+            if got is not None:
+                return got
         plays = [*self.trick, (self.seat, card)]
         p = self.p_take(plays, self.after(len(plays)) if after is None else after)
         rest = [qs[c] for c in self.hand if c != card]
-        return trick_value(p, self.won, self.lost, rest), p
+        out = trick_value(p, self.won, self.lost, rest), p
+        if after is None:
+            self._values[card] = out
+        return out
 
     def estimate(self) -> float:
         """``E``: the chance that the bot's team wins this deal."""
-        qs = {c: self.q(c) for c in self.hand}
+        qs = self.qs()
         in_trick = any(s == self.seat for s, _ in self.trick)
         if in_trick:  # already played: the trick is the others' now
             p = self.p_take(self.trick, self.after(len(self.trick)))
@@ -442,20 +665,19 @@ class _View(TrickView):
             return max(self.value(c, qs, after)[0] for c in self.playable())
         return deal_odds(self.won, self.lost, list(qs.values()))
 
-    def choose_card(self, cards: list[str]) -> list[str]:
+    def choose_card(self, cards: list[int]) -> list[int]:
         """The best cards to play now (more than one only on an exact tie)."""
-        qs = {c: self.q(c) for c in self.hand}
+        qs = self.qs()
         scored = {c: self.value(c, qs) for c in cards}
         # One more trick wins the deal: take it now if possible.
         top, near = near_best(scored, cards, TIE, decisive=self.won == 1)
+        worth = self.t.worth
 
-        def cheap(c: str) -> tuple[float, tuple[int, int]]:
-            return (qs[c], self.worth_key(c))
+        def cheap(c: int) -> tuple[float, int]:
+            return (qs[c], worth[c])
 
         if self.won != 1 and not self.trick:
-            strong = sorted(
-                (c for c in self.hand if c in self.tstr and qs[c] >= STRONG), key=self.worth_key
-            )
+            strong = self.strong(qs)
             if len(strong) >= 2:
                 # Draw trumps with the lower strong ones; keep the best for the decider.
                 draw = [c for c in strong[:-1] if c in cards and scored[c][0] >= top - DRAW_TIE]
@@ -463,6 +685,17 @@ class _View(TrickView):
                     return [draw[0]]
         low = min(cheap(c) for c in near)
         return [c for c in near if cheap(c) == low]
+
+    def strong(self, qs: Mapping[int, float]) -> list[int]:
+        """The strong trumps in hand (no opponent beats them as a lead with chance
+        :data:`STRONG`), cheapest first."""
+        tstr = self.t.tstr
+        return sorted((c for c in self.hand if tstr[c] and qs[c] >= STRONG), key=tstr.__getitem__)
+
+    def trumps_held(self) -> list[int]:
+        """The trumps in hand, cheapest first."""
+        tstr = self.t.tstr
+        return sorted((c for c in self.hand if tstr[c]), key=tstr.__getitem__)
 
 
 class EnviteHeuristic(PartnershipHeuristic[_View]):
@@ -474,17 +707,47 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
 
     def __init__(self, game: Game, seed: int, **options: Any) -> None:
         super().__init__(game, seed, **options)
-        self.ce: tuple[tuple[float, ...], ...] = chico_equity(
-            str(game.options.get("capping", "minus_one"))
-        )
+        self.capping = str(game.options.get("capping", "minus_one"))
+        self.ce: tuple[tuple[float, ...], ...] = chico_equity(self.capping)
 
     def view(self, observation: Mapping[str, Any]) -> _View:
         return _View(self.game, observation, self.signals)
 
-    def _allowed(self, obs: Observation, legal: list[int]) -> dict[str, int]:
-        """The legal actions but those listed under ``offences`` (penalize mode)."""
-        offences = set(obs.get("offences", ()))
-        return {s: a for s, a in zip(obs["legal_actions"], legal, strict=True) if s not in offences}
+    def choose(self, observation: Observation) -> int:
+        """The action to take, from what this seat may know (legal actions listed under
+        ``offences``, penalize mode, are never taken)."""
+        legal = legal_ids(self.game, observation)
+        offences = set(observation.get("offences", ()))
+        strings = observation["legal_actions"]
+        allowed = {a for s, a in zip(strings, legal, strict=True) if s not in offences}
+        pick = self._act(self.view(observation), allowed)
+        if pick is None:
+            self._nothing_to_do(observation.get("seat"), observation.get("to_act"))
+        return pick
+
+    def choose_state(self, state: State) -> int:
+        """:meth:`choose` for the seat to act, read from the engine's state: the same
+        action and the same draws of ``self.rng``, from what that seat's observation
+        shows (no observation built, no card string parsed)."""
+        if not isinstance(state, EnviteState) or state._g.name != self.game.name:
+            raise RulesError(f"this bot plays {self.game.name}, not {state!r}")
+        seat = state.to_act
+        legal = state.legal_actions()
+        if seat is None or not legal:
+            raise RulesError(
+                f"seat {seat!r} has no legal action in this observation (to_act is {seat!r})"
+            )
+        view = _View.of_state(state, seat, self.signals)
+        allowed = set(legal)
+        if state._g.penalize:  # the offences (renuncios) are legal but never taken
+            d = state._d
+            allowed -= {c for c in legal if c < 40} - set(view.playable())
+            if d.tumbo[0] or d.tumbo[1]:
+                allowed.discard(ENVIO)
+        pick = self._act(view, allowed)
+        if pick is None:
+            self._nothing_to_do(seat, seat)
+        return pick
 
     def trusted(self, observation: Observation) -> Observation:
         """``observation`` with the partners' signs taken as true: each trump a partner's
@@ -495,76 +758,76 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
         search falls back to the observation itself when this one does not fit the play.
         """
         view = _View(self.game, observation, True)
-        owners: dict[str, list[int]] = {}
-        for seat, cards in view.known.items():
-            for card in cards:
+        owners: dict[int, list[int]] = {}
+        for seat, cards in enumerate(view.known):
+            for card in _bits(cards):
                 owners.setdefault(card, []).append(seat)
         extra: dict[int, list[str]] = {}
         for card, seats in owners.items():
             if len(seats) == 1:
-                extra.setdefault(seats[0], []).append(card)
+                extra.setdefault(seats[0], []).append(ALL_CARDS[card])
         if not extra:
             return observation
         shown = list(observation.get("shown_hands", []))
         shown += [{"seat": s, "cards": sorted(cards)} for s, cards in sorted(extra.items())]
         return {**observation, "shown_hands": shown}
 
-    def _decide(self, obs: Mapping[str, Any], allowed: Mapping[str, int]) -> str | None:
-        view = self.view(obs)
-        if "tumbo_play" in allowed and obs.get("team_must_decide", True):
-            return "tumbo_play" if self._play_tumbo(view, obs) else "tumbo_decline"
-        sign = self._sign(view, obs, allowed) if self.signals else None
+    def _act(self, view: _View, allowed: set[int]) -> int | None:
+        """The decision, one code for both front doors: the action id among ``allowed``,
+        or None when the heuristic has nothing to do."""
+        if TUMBO_PLAY in allowed and view.must_decide:
+            return TUMBO_PLAY if self._play_tumbo(view) else TUMBO_DECLINE
+        sign = self._sign(view, allowed) if self.signals else None
         if sign is not None:
             return sign
-        if "accept" in allowed and obs.get("team_must_answer", True):
-            return self._answer(view, obs, allowed)
-        if "envio" in allowed and self._propose(view, obs):
-            return "envio"
+        if ACCEPT in allowed and view.must_answer:
+            return self._answer(view, allowed)
+        if ENVIO in allowed and self._propose(view):
+            return ENVIO
         cards = [c for c in view.hand if c in allowed]
         return self._play(view, cards) if cards else None
 
     # -- stones ----------------------------------------------------------------------
 
-    def _equity(self, obs: Mapping[str, Any], team: int, points: int | None) -> float:
+    def _equity(self, view: _View, team: int, points: int | None) -> float:
         """Chico equity of the bot's team after ``team`` scores ``points`` (None: chico)."""
-        stones: list[int] = list(obs["scores"])
-        me: int = obs["seat"] % 2
-        capping = str(self.game.options.get("capping", "minus_one"))
-        got = None if points is None else award(stones[team], points, capping)
+        stones = list(view.scores)
+        me = view.team
+        got = None if points is None else award(stones[team], points, self.capping)
         if got is None:
             return 1.0 if team == me else 0.0
         stones[team] = got
         return self.ce[min(stones[me], 11)][min(stones[1 - me], 11)]
 
-    def _play_on(self, obs: Mapping[str, Any], level: int, e: float) -> float:
+    def _play_on(self, view: _View, level: int, e: float) -> float:
         """Chico equity of playing the deal out at ``level`` with deal odds ``e``."""
-        me = obs["seat"] % 2
+        me = view.team
         e = min(1.0, max(0.0, e))
         points = None if level >= 4 else _value(level)
-        return e * self._equity(obs, me, points) + (1.0 - e) * self._equity(obs, 1 - me, points)
+        return e * self._equity(view, me, points) + (1.0 - e) * self._equity(view, 1 - me, points)
 
-    def _answer(self, view: _View, obs: Mapping[str, Any], allowed: Mapping[str, int]) -> str:
+    def _answer(self, view: _View, allowed: set[int]) -> int:
         """Fold, accept or raise the pending proposal, whichever is worth most."""
-        pending = obs["bet"]["pending"]
-        level: int = pending["level"]
+        level = view.pending
         e = view.estimate()
-        fold = self._equity(obs, 1 - view.team, _value(level - 1))
-        options = {"fold": fold, "accept": self._play_on(obs, level, e - ANSWER_DOUBT[level])}
-        if "raise" in allowed and level < 4 and e >= RAISE_MIN:
+        fold = self._equity(view, 1 - view.team, _value(level - 1))
+        options = {"fold": fold, "accept": self._play_on(view, level, e - ANSWER_DOUBT[level])}
+        if RAISE in allowed and level < 4 and e >= RAISE_MIN:
             up = level + 1
-            options["raise"] = THEY_FOLD * self._equity(obs, view.team, _value(level)) + (
+            options["raise"] = THEY_FOLD * self._equity(view, view.team, _value(level)) + (
                 1.0 - THEY_FOLD
-            ) * self._play_on(obs, up, e - ANSWER_DOUBT[up])
+            ) * self._play_on(view, up, e - ANSWER_DOUBT[up])
         best = max(options, key=lambda k: (options[k], k == "accept"))
         if best == "raise" and options["raise"] < options["accept"] + MARGIN:
             best = "accept"
-        return best if best in allowed else "accept"
+        action = _ANSWERS[best]
+        return action if action in allowed else ACCEPT
 
-    def _propose(self, view: _View, obs: Mapping[str, Any]) -> bool:
-        """Open or raise the envío now?"""
-        if obs.get("tumbo_deal") or any(obs.get("tumbo", ())):
+    def _propose(self, view: _View, _obs: Any = None) -> bool:
+        """Open or raise the envío now?  (``_obs``: unused, the view holds the facts.)"""
+        if view.tumbo_deal or view.tumbo_any:
             return False
-        level: int = obs["bet"]["level"]
+        level = view.level
         if level >= 4:
             return False
         up = level + 1
@@ -574,42 +837,38 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
         crowd = PROPOSE_CROWD if view.n >= 6 and not view.reads_signs else 0.0
         if e < PROPOSE_MIN[up] - crowd:
             return False
-        stay = self._play_on(obs, level, e)
-        bet = THEY_FOLD * self._equity(obs, view.team, _value(level)) + (
+        stay = self._play_on(view, level, e)
+        bet = THEY_FOLD * self._equity(view, view.team, _value(level)) + (
             1.0 - THEY_FOLD
-        ) * self._play_on(obs, up, e - ANSWER_DOUBT[up])
+        ) * self._play_on(view, up, e - ANSWER_DOUBT[up])
         return bet > stay + MARGIN
 
-    def _play_tumbo(self, view: _View, obs: Mapping[str, Any]) -> bool:
+    def _play_tumbo(self, view: _View) -> bool:
         """Play the tumbo deal (worth 3) rather than give the opponents one stone?"""
         e = view.estimate()
         me = view.team
-        play = e * self._equity(obs, me, 3) + (1.0 - e) * self._equity(obs, 1 - me, 3)
-        return play >= self._equity(obs, 1 - me, 1)
+        play = e * self._equity(view, me, 3) + (1.0 - e) * self._equity(view, 1 - me, 3)
+        return play >= self._equity(view, 1 - me, 1)
 
     # -- signs ------------------------------------------------------------------------
 
-    def _sign(self, view: _View, obs: Mapping[str, Any], allowed: Mapping[str, int]) -> str | None:
+    def _sign(self, view: _View, allowed: set[int]) -> int | None:
         """One truthful sign a deal: the best trump held, or what kind of hand it is."""
-        if self._signed(obs, view.seat):
+        if view.signed:
             return None
-        trumps = sorted((c for c in view.hand if c in view.tstr), key=view.worth_key)
+        trumps = view.trumps_held()
         if not trumps:
             kind = "no_trump"
-        elif trumps[-1] == view.top:
-            kind = "top_trump"
-        elif trumps[-1] == "2" + view.vira[-1]:
-            kind = "mala"
-        elif trumps[-1] == "K" + view.vira[-1]:
-            kind = "rey_of_vira"
-        elif trumps[-1] in _SIGN_OF_CARD:
-            kind = _SIGN_OF_CARD[trumps[-1]]
-        elif len(trumps) == 3:
-            kind = "three_trumps"
         else:
-            kind = "small_trumps"
-        name = "signal " + kind
-        return name if name in allowed else None
+            named = view.t.sign_kind[trumps[-1]]
+            if named is not None:
+                kind = named
+            elif len(trumps) == 3:
+                kind = "three_trumps"
+            else:
+                kind = "small_trumps"
+        action = SIGNAL_BASE + SIGNAL_KINDS.index(kind)
+        return action if action in allowed else None
 
     def explain(self, observation: Observation, action: int | str) -> tuple[str, dict[str, Any]]:
         """One line of why ``action`` (this bot's choice here): an i18n key
@@ -623,27 +882,26 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
             pct = round(100 * min(1.0, max(0.0, view.estimate())))
             return f"hint.envite.{text}", {"pct": pct}
         offences = set(observation.get("offences", ()))
-        cards = [c for c in view.hand if c in observation["legal_actions"] and c not in offences]
-        return self._explain_card(view, text, cards)
+        legal = set(observation["legal_actions"]) - offences
+        cards = [c for c in view.hand if ALL_CARDS[c] in legal]
+        return self._explain_card(view, _ID.get(text, text), cards)
 
-    def _explain_lead(self, view: _View, text: str, cards: list[str]) -> tuple[str, dict[str, Any]]:
-        qs = {c: view.q(c) for c in view.hand}
-        strong = sorted(
-            (c for c in view.hand if c in view.tstr and qs[c] >= STRONG), key=view.worth_key
-        )
+    def _explain_lead(self, view: _View, text: Any, cards: list[Any]) -> tuple[str, dict[str, Any]]:
+        strong = view.strong(view.qs())
+        card = view.code(text)
         if len(strong) >= 2 and text in strong[:-1] and view.won != 1:
-            return "hint.envite.draw_trumps", {"card": text, "keep": strong[-1]}
+            return "hint.envite.draw_trumps", {"card": card, "keep": view.code(strong[-1])}
         if view.won == 1:
-            return "hint.envite.lead_win", {"card": text}
+            return "hint.envite.lead_win", {"card": card}
         if min(cards, key=view.worth_key) == text:
-            return "hint.envite.lead_low", {"card": text}
-        return "hint.envite.lead", {"card": text}
+            return "hint.envite.lead_low", {"card": card}
+        return "hint.envite.lead", {"card": card}
 
     def _explain_take(
-        self, view: _View, text: str, cards: list[str], best: str
+        self, view: _View, text: Any, cards: list[Any], best: Any
     ) -> tuple[str, dict[str, Any]]:
         if view.won == 1:  # this trick wins the deal
-            return "hint.envite.win_deal", {"card": text}
+            return "hint.envite.win_deal", {"card": view.code(text)}
         return super()._explain_take(view, text, cards, best)
 
     def __repr__(self) -> str:
