@@ -1,0 +1,292 @@
+"""``mazo train GAME``: self-play data from the ``normal`` heuristic, a policy/value net
+trained on it with torch, and the weights written for :mod:`mazo.nets` (numpy).
+
+Torch is imported only when the command runs (``pip install 'mazo[train]'``), so
+``mazo --help`` and every other command work without it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import platform
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mazo.core.game import Game
+
+from .common import (
+    CliError,
+    Output,
+    add_match_flags,
+    game_from_args,
+    isatty,
+    reported,
+    subcommand,
+    with_progress,
+)
+
+__all__ = ["add_parser", "run", "train_game"]
+
+TEXT = """\
+train a policy/value network for a game (torch)
+
+Train a small policy/value network for one game: the normal heuristic plays itself for
+--deals deals (seeded), every decision is recorded (the seat's encoder vector, its legal
+actions, the action taken, the deal's outcome for its side), and a two-layer MLP learns
+to choose as the heuristic does (policy head) and to predict the deal's points margin
+and winner (value head), on CPU with torch. The weights go to OUT/GAME.npz (float32, read
+by mazo.nets with numpy alone), with OUT/GAME.json recording how they were made; a
+checkpoint OUT/GAME.ckpt.pt is saved after every epoch (--resume continues from it).
+The same command and seed give the same weights on the same machine.
+
+examples:
+  mazo train briscola --deals 20000 --epochs 12 --seed 1 --out mazo/nets/weights
+  mazo train envite --players 4 --deals 50000 --seed 1 --out nets
+  mazo train escoba --deals 200 --epochs 2 --json         a quick run, JSON summary
+
+The shipped nets (mazo/nets/weights) were made with the commands in docs/nets.md. A net
+covers the player count and rules options it was trained with; the net bot refuses
+others with a message saying how to train one. Needs torch: pip install 'mazo[train]'.
+"""
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``mazo train``."""
+    p = subcommand(subparsers, "train", TEXT)
+    add_match_flags(p, "the game to train a net for", "seed of the self-play and training (0)")
+    p.add_argument(
+        "--deals", type=int, default=5000, metavar="N", help="deals of self-play data (5000)"
+    )
+    p.add_argument("--epochs", type=int, default=10, metavar="N", help="passes over the data (10)")
+    p.add_argument("--hidden", type=int, default=128, metavar="N", help="units per layer (128)")
+    p.add_argument("--batch", type=int, default=256, metavar="N", help="batch size (256)")
+    p.add_argument("--lr", type=float, default=1e-3, metavar="X", help="Adam's step (0.001)")
+    p.add_argument(
+        "--value-weight",
+        type=float,
+        default=0.5,
+        metavar="X",
+        help="weight of the value losses beside the policy loss (0.5)",
+    )
+    p.add_argument(
+        "--out", default="nets", metavar="DIR", help="folder for GAME.npz/.json/.ckpt.pt (nets)"
+    )
+    p.add_argument(
+        "--resume", action="store_true", help="continue from OUT/GAME.ckpt.pt when it matches"
+    )
+    p.add_argument("--json", action="store_true", help="print only a JSON summary on stdout")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``mazo train``: 0 on success, 2 on bad arguments, 1 without torch."""
+    out = Output(color=not args.json)
+
+    def body() -> int:
+        for flag in ("deals", "epochs", "hidden", "batch"):
+            if getattr(args, flag) < 1:
+                raise CliError(f"--{flag} must be at least 1, not {getattr(args, flag)}")
+        if not args.lr > 0:
+            raise CliError(f"--lr must be positive, not {args.lr}")
+        game = game_from_args(args.game, args.players, args.variant, args.option)
+        try:
+            import torch  # noqa: F401
+        except ImportError:
+            raise CliError(
+                "mazo train needs torch, which is in the train extra: pip install 'mazo[train]'",
+                code=1,
+            ) from None
+        show = not args.json and not args.no_progress and isatty(sys.stderr)
+        summary = train_game(
+            game,
+            deals=args.deals,
+            epochs=args.epochs,
+            seed=0 if args.seed is None else args.seed,
+            hidden=args.hidden,
+            batch=args.batch,
+            lr=args.lr,
+            value_weight=args.value_weight,
+            out_dir=Path(args.out),
+            resume=args.resume,
+            show=show,
+            command=_command(args, game),
+        )
+        if args.json:
+            sys.stdout.write(json.dumps(summary, indent=2) + "\n")
+        else:
+            _print(out, summary)
+        return 0
+
+    return reported("train", out, body)
+
+
+def train_game(
+    game: Game,
+    *,
+    deals: int,
+    epochs: int,
+    seed: int,
+    hidden: int = 128,
+    batch: int = 256,
+    lr: float = 1e-3,
+    value_weight: float = 0.5,
+    out_dir: Path,
+    resume: bool = False,
+    show: bool = False,
+    command: str = "",
+) -> dict[str, Any]:
+    """Self-play, train, export and record (see the module docstring); the summary."""
+    import torch
+
+    from mazo.nets import FORMAT, load_net
+    from mazo.nets.actions import ActionFeatures
+    from mazo.train.data import self_play
+    from mazo.train.fit import Config, export, train
+
+    name = game.name
+    out_dir.mkdir(parents=True, exist_ok=True)
+    t0, c0 = time.perf_counter(), time.process_time()
+    data = with_progress(
+        show, f"self-play {name}", deals, lambda p: self_play(game, deals, seed, progress=p)
+    )
+    play_wall, play_cpu = time.perf_counter() - t0, time.process_time() - c0
+    if len(data) == 0:
+        raise CliError(f"{deals} deals of {name} gave no decision to learn from")
+    config = Config(
+        epochs=epochs, hidden=hidden, seed=seed, batch=batch, lr=lr, value_weight=value_weight
+    )
+    ckpt = out_dir / f"{name}.ckpt.pt"
+    result = with_progress(
+        show,
+        f"train {name}",
+        1,
+        lambda p: train(data, config, checkpoint=ckpt, resume=resume, progress=p),
+    )
+    arrays = export(result.model)
+    weights = out_dir / f"{name}.npz"
+    np.savez(weights, **arrays)  # type: ignore[arg-type]
+    features = ActionFeatures(game)
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "game": name,
+        "players": game.players,
+        "options": dict(game.options),
+        "inputs": int(data.x.shape[1]),
+        "hidden": hidden,
+        "action_features": {"kind": features.kind, "size": features.size},
+        "record": {
+            "command": command,
+            "seed": seed,
+            "bot": "normal",
+            "deals": data.deals,
+            "matches": data.matches,
+            "decisions": len(data),
+            "train_rows": result.train_rows,
+            "validation_rows": result.validation_rows,
+            "epochs": epochs,
+            "batch": batch,
+            "lr": lr,
+            "value_weight": value_weight,
+            "losses": result.history[-1] if result.history else {},
+            "history": result.history,
+            "validation": result.validation,
+            "self_play_seconds": round(play_wall, 1),
+            "self_play_cpu_seconds": round(play_cpu, 1),
+            "train_seconds": round(result.seconds, 1),
+            "train_cpu_seconds": round(result.cpu_seconds, 1),
+            "git_commit": _git_commit(),
+            "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "torch": torch.__version__,
+            "numpy": np.__version__,
+            "python": platform.python_version(),
+        },
+    }
+    (out_dir / f"{name}.json").write_text(json.dumps(record, indent=2) + "\n")
+    net = load_net(game, weights)  # the written files load, and numpy agrees with torch
+    rows = data.x[: min(len(data), 512)]
+    with torch.no_grad():
+        tf, tv = result.model(torch.from_numpy(rows))
+    nf, nv = net.net.forward(rows)
+    diff = max(float(np.abs(nf - tf.numpy()).max()), float(np.abs(nv - tv.numpy()).max()))
+    size = weights.stat().st_size
+    return {
+        "game": name,
+        "players": game.players,
+        "weights": str(weights),
+        "record": str(out_dir / f"{name}.json"),
+        "checkpoint": str(ckpt),
+        "bytes": size,
+        "parameters": sum(int(a.size) for a in arrays.values()),
+        "decisions": len(data),
+        "deals": data.deals,
+        "validation": result.validation,
+        "losses": record["record"]["losses"],
+        "self_play_cpu_seconds": record["record"]["self_play_cpu_seconds"],
+        "train_cpu_seconds": record["record"]["train_cpu_seconds"],
+        "numpy_vs_torch_max_diff": diff,
+    }
+
+
+def _print(out: Output, s: dict[str, Any]) -> None:
+    val = s["validation"]
+    out.line(
+        f"{s['game']} ({s['players']} players): {s['decisions']} decisions from {s['deals']} "
+        f"deals; {s['parameters']} parameters, {s['bytes']} bytes -> {s['weights']}"
+    )
+    if val:
+        out.line(
+            f"validation: agrees with the heuristic on {100 * val['agreement']:.1f}% of "
+            f"decisions ({100 * val['agreement_with_choice']:.1f}% where there was a choice); "
+            f"margin MSE {val['margin_mse']:.4f} (predicting the mean: "
+            f"{val['margin_mse_baseline']:.4f}); deal winner right {100 * val['win_accuracy']:.1f}%"
+        )
+    out.line(
+        f"CPU seconds: self-play {s['self_play_cpu_seconds']}, training {s['train_cpu_seconds']}; "
+        f"numpy vs torch max difference {s['numpy_vs_torch_max_diff']:.1e}"
+    )
+
+
+def _command(args: argparse.Namespace, game: Game) -> str:
+    """The command that repeats this run, every setting spelt out."""
+    words = ["mazo", "train", game.name, "--players", str(game.players)]
+    if args.variant is not None:
+        words += ["--variant", args.variant]
+    for item in args.option:
+        words += ["--option", item]
+    words += ["--deals", str(args.deals), "--epochs", str(args.epochs)]
+    words += ["--seed", str(0 if args.seed is None else args.seed), "--hidden", str(args.hidden)]
+    words += ["--batch", str(args.batch), "--lr", str(args.lr)]
+    words += ["--value-weight", str(args.value_weight), "--out", args.out]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def _git_commit() -> str | None:
+    """The commit of the mazo checkout running (with ``+dirty`` for uncommitted changes),
+    or None outside a git checkout."""
+    here = Path(__file__).resolve().parent
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(here), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(here), "status", "--porcelain", "--", "../nets", "../train"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return head + ("+dirty" if dirty else "") if head else None

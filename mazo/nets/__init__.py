@@ -1,0 +1,185 @@
+"""Learned evaluation: a small policy/value network per game, played in numpy.
+
+Nothing here imports torch: the shipped weights (``mazo/nets/weights/<game>.npz``, with
+``<game>.json`` recording how they were made) are plain ``float32`` arrays, and the
+forward pass is a few numpy matrix products (:mod:`mazo.nets.model`).  Training lives in
+:mod:`mazo.train` (``mazo train GAME``, torch, the ``train`` extra).
+
+A net reads what one seat may know: the vector of the game's encoder
+(:mod:`mazo.env.encoding`, which reads the observation only) and the observation's legal
+actions.  It says which action the heuristic it was trained on would play (its policy)
+and how the deal will end for the seat's side (its value: the points margin, -1..1, and
+the chance of taking the most points).  docs/nets.md tells the whole story.
+
+Nets are found through the game registry by the game's name; each is trained for one
+player count (and the default rules options: the encoder's layout must match), and
+asking for another raises :class:`NetError` saying which counts the net covers and how
+to train one for the count asked for.
+
+>>> import mazo
+>>> game = mazo.load_game("briscola", players=2)
+>>> net = load_net(game)
+>>> state = game.new_match(seed=7)
+>>> legal, ev = net.evaluate(state.observation(state.to_act))
+>>> len(legal) == len(ev.logits) == 3, -1.0 <= ev.margin <= 1.0, 0.0 <= ev.win <= 1.0
+(True, True, True)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mazo.core.game import Game
+from mazo.env.encoding import Encoder, Observation
+from mazo.games import GAMES
+from mazo.nets.actions import ActionFeatures
+from mazo.nets.model import LAYERS, Evaluation, NetError, PolicyValueNet
+
+__all__ = [
+    "FORMAT",
+    "WEIGHTS",
+    "ActionFeatures",
+    "Evaluation",
+    "GameNet",
+    "NetError",
+    "PolicyValueNet",
+    "load_net",
+    "shipped",
+]
+
+WEIGHTS = Path(__file__).resolve().parent / "weights"
+"""Where the shipped nets live: ``<game>.npz`` and ``<game>.json``."""
+FORMAT = 1
+"""The weights format this code reads (``format`` in the JSON record)."""
+
+_ARRAYS: dict[tuple[str, int], tuple[PolicyValueNet, dict[str, Any]]] = {}
+
+
+class GameNet:
+    """A network ready to read ``game``'s observations (see :func:`load_net`)."""
+
+    def __init__(self, game: Game, net: PolicyValueNet, meta: Mapping[str, Any]) -> None:
+        self.game = game
+        self.net = net
+        self.meta = dict(meta)
+        self.encoder = Encoder(game)
+        self.actions = ActionFeatures(game)
+
+    def __repr__(self) -> str:
+        return f"GameNet({self.game!r}, hidden={self.net.hidden}, features={self.net.features})"
+
+    def evaluate(
+        self, observation: Observation, with_value: bool = True
+    ) -> tuple[list[int], Evaluation]:
+        """The legal action ids the net may choose from (talk left out, as the encoder
+        does) and its :class:`Evaluation` of them; raises :class:`NetError` where the
+        seat has none."""
+        legal = self.encoder.legal_ids(observation)
+        if not legal:
+            raise NetError(
+                f"seat {observation.get('seat')!r} has no action a net plays (no legal "
+                "action, or only talk)"
+            )
+        x = self.encoder.encode(observation)
+        of = self.actions.of
+        return legal, self.net.evaluate(x, [of(a) for a in legal], with_value)
+
+
+def shipped() -> dict[str, int]:
+    """The games with a shipped net, and the player count each covers."""
+    out: dict[str, int] = {}
+    for path in sorted(WEIGHTS.glob("*.json")):
+        if path.stem in GAMES and path.with_suffix(".npz").is_file():
+            try:
+                out[path.stem] = int(json.loads(path.read_text())["players"])
+            except (OSError, ValueError, KeyError, TypeError):
+                continue
+    return out
+
+
+def _shipped_text() -> str:
+    found = shipped()
+    return ", ".join(f"{g} {p}p" for g, p in found.items()) or "none"
+
+
+def load_net(game: Game, weights: str | Path | None = None) -> GameNet:
+    """The net for ``game`` (a configured game: ``mazo.load_game(...)``): the shipped one,
+    or ``weights`` (a ``<game>.npz`` file or a folder holding one, as ``mazo train
+    --out`` writes).  :class:`NetError` says what is wrong: no net for the game, another
+    player count, a layout that does not match the game's options, a damaged file."""
+    if not isinstance(game, Game):
+        raise NetError(f"load_net needs a configured game (mazo.load_game(...)), not {game!r}")
+    name = game.name
+    if GAMES.get(name) is not type(game):
+        raise NetError(f"{name!r} is not a registered game; games are: {', '.join(GAMES)}")
+    if weights is None:
+        path = WEIGHTS / f"{name}.npz"
+        if not path.is_file():
+            raise NetError(
+                f"no shipped net for {name} (shipped: {_shipped_text()}); train one with "
+                f"`mazo train {name} --out DIR` and load it with weights=DIR"
+            )
+    else:
+        path = Path(weights)
+        if path.is_dir():
+            path = path / f"{name}.npz"
+        if not path.is_file():
+            raise NetError(f"no net file {str(path)!r} (a folder with {name}.npz, or the file)")
+    net, meta = _read(path)
+    if meta.get("game") != name:
+        raise NetError(f"{path.name} is a net for {meta.get('game')!r}, not {name}")
+    players = meta.get("players")
+    if players != game.players:
+        where = "the shipped net" if weights is None else str(path)
+        raise NetError(
+            f"{where} for {name} was trained for {players} players, not {game.players}; "
+            f"train one with `mazo train {name} --players {game.players} --out DIR` and "
+            "load it with weights=DIR"
+        )
+    encoder_size = Encoder(game).size
+    if net.inputs != encoder_size:
+        raise NetError(
+            f"{path.name} reads vectors of {net.inputs} but this {name} configuration "
+            f"encodes {encoder_size} (other rules options change the layout): train a net "
+            "with these options"
+        )
+    features = ActionFeatures(game)
+    if net.features != features.size:
+        raise NetError(
+            f"{path.name} has {net.features} action features; {name} needs {features.size}"
+        )
+    return GameNet(game, net, meta)
+
+
+def _read(path: Path) -> tuple[PolicyValueNet, dict[str, Any]]:
+    """The arrays and the JSON record of a weights file (read once per file version)."""
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError as err:
+        raise NetError(f"cannot read {path}: {err}") from None
+    key = (str(path.resolve()), stamp)
+    cached = _ARRAYS.get(key)
+    if cached is not None:
+        return cached
+    record = path.with_suffix(".json")
+    try:
+        meta = json.loads(record.read_text())
+    except OSError:
+        raise NetError(f"{path.name} has no record {record.name} beside it") from None
+    except ValueError as err:
+        raise NetError(f"{record.name} is not valid JSON: {err}") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise NetError(f"{record.name} is not a mazo net record of format {FORMAT}")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {k: data[k] for k in data.files if k in LAYERS}
+    except (OSError, ValueError) as err:
+        raise NetError(f"cannot read {path.name} as a weights file: {err}") from None
+    net = PolicyValueNet(arrays)
+    _ARRAYS[key] = (net, meta)
+    return net, meta

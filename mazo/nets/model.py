@@ -1,0 +1,120 @@
+"""The policy/value network's forward pass in numpy (see :mod:`mazo.nets`).
+
+Layers (all ``float32``): ``x`` (the encoder's vector) → ``relu(x·W1 + b1)`` →
+``relu(·W2 + b2)`` = ``h``; policy: ``h·Wp + bp``, one logit per action feature
+(:class:`mazo.nets.actions.ActionFeatures`), an action's logit the sum of its features';
+value: ``h·Wv + bv``, two numbers: ``tanh`` of the first is the expected points margin of
+the deal for the seat's side (its points minus the best other side's, over all points
+taken in the deal: -1..1), ``sigmoid`` of the second the chance its side takes the most
+points in the deal.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from mazo.core.errors import RulesError
+
+__all__ = ["LAYERS", "Evaluation", "NetError", "PolicyValueNet"]
+
+F32 = npt.NDArray[np.float32]
+
+LAYERS = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv")
+"""The arrays of a weights file, in forward order."""
+
+
+class NetError(RulesError):
+    """A network that cannot be loaded or does not fit the game it is asked to play."""
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """What the network says about one position: a logit per legal action (in the order
+    given), the expected margin (-1..1) and the chance of winning the deal (0..1)."""
+
+    logits: list[float]
+    margin: float
+    win: float
+
+    def probabilities(self) -> list[float]:
+        """The policy over the given actions (softmax of the logits)."""
+        top = max(self.logits)
+        exp = [math.exp(x - top) for x in self.logits]
+        total = sum(exp)
+        return [e / total for e in exp]
+
+
+class PolicyValueNet:
+    """Two hidden ReLU layers, a policy head over action features and a value head."""
+
+    def __init__(self, arrays: Mapping[str, Any]) -> None:
+        missing = [k for k in LAYERS if k not in arrays]
+        if missing:
+            raise NetError(
+                f"the weights lack {', '.join(missing)} (a file has {', '.join(LAYERS)})"
+            )
+        w: dict[str, F32] = {k: np.ascontiguousarray(arrays[k], dtype=np.float32) for k in LAYERS}
+        if any(w[k].ndim != 2 for k in ("w1", "w2", "wp", "wv")):
+            raise NetError("weights w1, w2, wp and wv must be matrices")
+        inputs, hidden = w["w1"].shape
+        hidden2, features = w["w2"].shape[1], w["wp"].shape[1]
+        expected = {
+            "b1": (hidden,),
+            "w2": (hidden, hidden2),
+            "b2": (hidden2,),
+            "wp": (hidden2, features),
+            "bp": (features,),
+            "wv": (hidden2, 2),
+            "bv": (2,),
+        }
+        for key, shape in expected.items():
+            if w[key].shape != shape:
+                raise NetError(f"weights {key} have shape {w[key].shape}, expected {shape}")
+        self.w = w
+        self.inputs = int(inputs)
+        self.hidden = int(hidden)
+        self.features = int(features)
+        self._w1, self._b1 = w["w1"], w["b1"]
+        self._w2, self._b2 = w["w2"], w["b2"]
+        self._wp, self._bp = w["wp"], w["bp"]
+        self._wv, self._bv = w["wv"], w["bv"]
+
+    def nbytes(self) -> int:
+        """Bytes of the weights."""
+        return sum(int(a.nbytes) for a in self.w.values())
+
+    def forward(self, x: F32) -> tuple[F32, F32]:
+        """``(feature logits, value pair)`` of one vector ``x`` or a batch ``(n, inputs)``;
+        the value pair is raw (see :meth:`evaluate` for margin and chance)."""
+        h: F32 = x @ self._w1
+        h += self._b1
+        np.maximum(h, 0.0, out=h)
+        h2: F32 = h @ self._w2
+        h2 += self._b2
+        np.maximum(h2, 0.0, out=h2)
+        logits: F32 = h2 @ self._wp
+        logits += self._bp
+        value: F32 = h2 @ self._wv
+        value += self._bv
+        return logits, value
+
+    def evaluate(
+        self, x: F32, actions: Sequence[Sequence[int]], with_value: bool = True
+    ) -> Evaluation:
+        """The :class:`Evaluation` of vector ``x`` for the actions given by their feature
+        indices (``ActionFeatures.of`` of each legal action)."""
+        if x.shape != (self.inputs,):
+            raise NetError(f"this net reads vectors of {self.inputs}, not shape {x.shape}")
+        feats, value = self.forward(x)
+        row = feats.tolist()
+        logits = [row[f[0]] if len(f) == 1 else sum(row[i] for i in f) for f in actions]
+        if not with_value:
+            return Evaluation(logits, 0.0, 0.5)
+        v0, v1 = value.tolist()
+        return Evaluation(logits, math.tanh(v0), 1.0 / (1.0 + math.exp(-v1)))

@@ -1,0 +1,251 @@
+"""Training a policy/value net with torch, and exporting it for :mod:`mazo.nets`.
+
+The model is :class:`mazo.nets.PolicyValueNet`'s: two hidden ReLU layers of ``hidden``
+units, a policy head over action features and a two-number value head.  Loss per
+decision: the cross-entropy of the heuristic's action among the legal ones (behaviour
+cloning) + ``value_weight`` × (squared error of ``tanh(v0)`` against the deal's margin +
+binary cross-entropy of ``v1`` against whether the side won the deal).  Adam, CPU, one
+thread, deterministic algorithms: the same data and seed give the same weights on the
+same machine.  The last tenth of the matches (at least one when there are two) is held
+out for validation, so no deal is on both sides.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import torch
+from torch import nn
+
+from mazo.train.data import Dataset
+
+__all__ = ["Config", "Model", "export", "train"]
+
+
+@dataclass(frozen=True)
+class Config:
+    """What a training run depends on besides the data."""
+
+    epochs: int = 10
+    hidden: int = 128
+    seed: int = 0
+    batch: int = 256
+    lr: float = 1e-3
+    value_weight: float = 0.5
+
+
+class Model(nn.Module):
+    """The torch twin of :class:`mazo.nets.PolicyValueNet` (same layers, same order)."""
+
+    def __init__(self, inputs: int, hidden: int, features: int) -> None:
+        super().__init__()
+        self.l1 = nn.Linear(inputs, hidden)
+        self.l2 = nn.Linear(hidden, hidden)
+        self.policy = nn.Linear(hidden, features)
+        self.value = nn.Linear(hidden, 2)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = torch.relu(self.l2(torch.relu(self.l1(x))))
+        return self.policy(h), self.value(h)
+
+
+def candidate_logits(feats: torch.Tensor, cand: torch.Tensor) -> torch.Tensor:
+    """Logits ``(b, k)`` of each candidate: the sum of its features' logits (``cand``
+    ``(b, k, j)`` indexes ``feats`` ``(b, features)``; the pad index reads a zero logit),
+    ``-inf`` where a row holds no action."""
+    b, k, j = cand.shape
+    padded = torch.cat([feats, feats.new_zeros(b, 1)], dim=1)
+    summed = torch.gather(padded, 1, cand.reshape(b, k * j)).reshape(b, k, j).sum(dim=2)
+    empty = cand[:, :, 0] == feats.shape[1]
+    return summed.masked_fill(empty, -math.inf)
+
+
+@dataclass
+class Result:
+    """A finished run: the model, per-epoch history, validation numbers and timings."""
+
+    model: Model
+    history: list[dict[str, float]] = field(default_factory=list)
+    validation: dict[str, float] = field(default_factory=dict)
+    train_rows: int = 0
+    validation_rows: int = 0
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+
+
+def split(data: Dataset) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Train and validation masks over the rows: the last tenth of the matches held out."""
+    held = data.matches // 10 if data.matches >= 10 else (1 if data.matches >= 2 else 0)
+    first_held = data.matches - held
+    val = data.match >= first_held
+    return ~val, val
+
+
+def _tensors(data: Dataset, rows: npt.NDArray[np.bool_]) -> dict[str, torch.Tensor]:
+    return {
+        "x": torch.from_numpy(data.x[rows]),
+        "cand": torch.from_numpy(data.cand[rows].astype(np.int64)),
+        "target": torch.from_numpy(data.target[rows]),
+        "margin": torch.from_numpy(data.margin[rows]),
+        "win": torch.from_numpy(data.win[rows]),
+    }
+
+
+def _losses(
+    model: Model, batch: dict[str, torch.Tensor]
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    feats, value = model(batch["x"])
+    logits = candidate_logits(feats, batch["cand"])
+    policy = nn.functional.cross_entropy(logits, batch["target"])
+    margin = nn.functional.mse_loss(torch.tanh(value[:, 0]), batch["margin"])
+    win = nn.functional.binary_cross_entropy_with_logits(value[:, 1], batch["win"])
+    return policy, margin, win, logits
+
+
+def evaluate(model: Model, t: dict[str, torch.Tensor]) -> dict[str, float]:
+    """Validation numbers: policy loss and agreement with the heuristic, value losses,
+    and what predicting the mean would score (the baseline the value head must beat)."""
+    n = int(t["x"].shape[0])
+    if n == 0:
+        return {}
+    with torch.no_grad():
+        policy, margin, win, logits = _losses(model, t)
+        agree = (logits.argmax(dim=1) == t["target"]).float().mean()
+        real = (logits > -math.inf).sum(dim=1) > 1
+        agree_real = (logits.argmax(dim=1) == t["target"])[real].float().mean()
+        wins = t["win"]
+        p = wins.mean().clamp(1e-6, 1 - 1e-6)
+        base_win = -(wins * torch.log(p) + (1 - wins) * torch.log(1 - p)).mean()
+        _, value = model(t["x"])
+        decided = wins != 0.5
+        win_acc = ((value[:, 1] > 0) == (wins > 0.5))[decided].float().mean()
+    return {
+        "rows": float(n),
+        "policy_loss": float(policy),
+        "agreement": float(agree),
+        "agreement_with_choice": float(agree_real),
+        "margin_mse": float(margin),
+        "margin_mse_baseline": float(t["margin"].var(unbiased=False)),
+        "win_bce": float(win),
+        "win_bce_baseline": float(base_win),
+        "win_accuracy": float(win_acc),
+    }
+
+
+def train(
+    data: Dataset,
+    config: Config,
+    checkpoint: Path | None = None,
+    resume: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> Result:
+    """Train on ``data`` (see the module docstring).  With ``checkpoint``, the model,
+    optimizer and history are saved there after every epoch; with ``resume`` a run
+    continues from that file when it holds the same configuration.  ``progress(done,
+    total)`` counts batches."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    torch.set_num_threads(1)
+    torch.use_deterministic_algorithms(True)
+    torch.manual_seed(config.seed)
+    train_rows, val_rows = split(data)
+    tr, va = _tensors(data, train_rows), _tensors(data, val_rows)
+    model = Model(data.x.shape[1], config.hidden, data.pad)
+    opt = torch.optim.Adam(model.parameters(), lr=config.lr)
+    history: list[dict[str, float]] = []
+    start = 0
+    key = {**asdict(config), "rows": len(data), "inputs": int(data.x.shape[1])}
+    if resume and checkpoint is not None and checkpoint.is_file():
+        saved = torch.load(checkpoint, weights_only=False)
+        if saved.get("config") == key:
+            model.load_state_dict(saved["model"])
+            opt.load_state_dict(saved["opt"])
+            torch.set_rng_state(saved["rng"])
+            history = list(saved["history"])
+            start = int(saved["epoch"])
+    n = int(tr["x"].shape[0])
+    per_epoch = max(1, math.ceil(n / config.batch))
+    total = per_epoch * config.epochs
+    done = start * per_epoch
+    for epoch in range(start, config.epochs):
+        model.train()
+        order = torch.randperm(n)
+        sums = [0.0, 0.0, 0.0]
+        for i in range(0, n, config.batch):
+            idx = order[i : i + config.batch]
+            batch = {k: v[idx] for k, v in tr.items()}
+            policy, margin, win, _ = _losses(model, batch)
+            loss = policy + config.value_weight * (margin + win)
+            opt.zero_grad()
+            loss.backward()  # type: ignore[no-untyped-call]
+            opt.step()
+            size = int(idx.shape[0])
+            sums[0] += policy.item() * size
+            sums[1] += margin.item() * size
+            sums[2] += win.item() * size
+            done += 1
+            if progress is not None:
+                progress(done, total)
+        model.eval()
+        val = evaluate(model, va)
+        history.append(
+            {
+                "epoch": float(epoch + 1),
+                "policy_loss": sums[0] / max(n, 1),
+                "margin_mse": sums[1] / max(n, 1),
+                "win_bce": sums[2] / max(n, 1),
+                **{f"val_{k}": v for k, v in val.items() if k != "rows"},
+            }
+        )
+        if checkpoint is not None:
+            checkpoint.parent.mkdir(parents=True, exist_ok=True)
+            torch.save(
+                {
+                    "config": key,
+                    "model": model.state_dict(),
+                    "opt": opt.state_dict(),
+                    "rng": torch.get_rng_state(),
+                    "history": history,
+                    "epoch": epoch + 1,
+                },
+                checkpoint,
+            )
+    model.eval()
+    return Result(
+        model=model,
+        history=history,
+        validation=evaluate(model, va),
+        train_rows=n,
+        validation_rows=int(va["x"].shape[0]),
+        seconds=time.perf_counter() - wall,
+        cpu_seconds=time.process_time() - cpu,
+    )
+
+
+def export(model: Model) -> dict[str, npt.NDArray[np.float32]]:
+    """The arrays :class:`mazo.nets.PolicyValueNet` reads (``x @ w`` convention)."""
+
+    def arr(t: torch.Tensor) -> npt.NDArray[np.float32]:
+        return np.ascontiguousarray(t.detach().cpu().numpy().astype(np.float32))
+
+    return {
+        "w1": arr(model.l1.weight.T),
+        "b1": arr(model.l1.bias),
+        "w2": arr(model.l2.weight.T),
+        "b2": arr(model.l2.bias),
+        "wp": arr(model.policy.weight.T),
+        "bp": arr(model.policy.bias),
+        "wv": arr(model.value.weight.T),
+        "bv": arr(model.value.bias),
+    }
+
+
+def summary_losses(result: Result) -> dict[str, Any]:
+    """The last epoch's training losses (for the record)."""
+    return dict(result.history[-1]) if result.history else {}
