@@ -1,5 +1,5 @@
 """A heuristic Trionfetti bot: trick odds under the ranking in force, deal odds, and the
-vega weighed in game equity, from the observation only.
+vega weighed in game equity, from what its seat may know.
 
 Card strength
 -------------
@@ -79,13 +79,22 @@ Other actions
   ``signal <card>`` naming its strongest card, and partners' card signals are read.
 
 Asked for a seat with nothing to do it raises :class:`mazo.RulesError`, like the other
-heuristics.  Pure Python over the observation, well under a millisecond a decision; the
-seed only breaks exact ties between cards of one level.
+heuristics.  The seed only breaks exact ties between cards of one level.
+
+Two front doors
+---------------
+``choose(observation)`` reads an observation; ``choose_state(state)`` (for search
+rollouts) reads the engine's state for the seat to act: the hands' masks, the trick, and
+the log nodes of the smazzata that seat sees (never another seat's hand).  Both build
+the same :class:`_View` (cards as ids, masks of the cards seen and shown) and the same
+code decides on it, so both make the same choice with the same tie draws.  The pricing
+is memoized within a decision: the hold chances a table per seat, the race for a trick
+per set of seats to play (each level priced once), each card's value.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from mazo.bots.base import Observation
@@ -100,13 +109,52 @@ from mazo.bots.odds import (
 )
 from mazo.bots.odds import holds as _holds
 from mazo.core.cards import LATIN_52
-from mazo.core.game import Game
-from mazo.games.trionfetti import PRESETS, known_places
+from mazo.core.errors import RulesError
+from mazo.core.game import PHASE_MASK, Game, State
+from mazo.games.trionfetti import (
+    _K_DEAL,
+    _K_LEFT,
+    _K_MSG,
+    _K_PEEK,
+    _K_PLAY,
+    _K_SHARE,
+    _K_SMAZ,
+    _K_VEGA,
+    _V_VALUE,
+    _X_BOTTOM,
+    ACCEPT,
+    ANNOUNCE_BASE,
+    KEEP,
+    PEEK,
+    PRESETS,
+    RANK,
+    RANK_BASE,
+    REFUSE,
+    SHOW,
+    SHOW_BOTTOM,
+    SIGNAL_BASE,
+    VEGA,
+    TrionfettiState,
+    known_places,
+)
 
 __all__ = ["TrionfettiHeuristic", "deal_odds", "game_equity"]
 
 ALL_CARDS = card_codes(LATIN_52)
-_INFO = ("show_bottom", "peek", "show")
+_ID = {code: card for card, code in enumerate(ALL_CARDS)}
+# Cards of one level are ordered by their codes (as strings), as the bot always did.
+_ORDER = tuple(sorted(ALL_CARDS).index(code) for code in ALL_CARDS)
+_FULL = (1 << len(ALL_CARDS)) - 1
+_INFO = (SHOW_BOTTOM, PEEK, SHOW)  # taken first, in this order
+_INFO_WORDS = ("show_bottom", "peek", "show")
+_PRESET_IDS = tuple(PRESETS)
+_PRESET_NAME = {levels: name for name, levels in PRESETS.items()}
+_PHASE_OF = {"ranking": RANK}  # the other phases need no number here
+# The seats after ``owner`` in play order, and those of them not in ``team``.
+_AFTER = tuple(tuple((owner + i) % 4 for i in (1, 2, 3)) for owner in range(4))
+_AFTER_SOLO = tuple(
+    tuple(tuple(s for s in _AFTER[owner] if s % 2 != team) for team in (0, 1)) for owner in range(4)
+)
 
 # -- weights ------------------------------------------------------------------------------
 # Set by self-play (heuristic against variants of itself, 2,000 one-game matches each,
@@ -156,129 +204,345 @@ def strengths(ranking: Iterable[Mapping[str, str]]) -> dict[str, int]:
     return out
 
 
+class _Ranking:
+    """Tables of one ranking, by card id: its strength (bigger wins), the cards of each
+    strength as a mask, and a sort key (weakest first, then by code)."""
+
+    __slots__ = ("key", "masks", "strength", "top")
+
+    def __init__(self, strength: tuple[int, ...]) -> None:
+        self.strength = strength
+        self.top = max(strength)
+        masks = [0] * (self.top + 1)
+        for card, s in enumerate(strength):
+            masks[s] |= 1 << card
+        self.masks = tuple(masks)
+        self.key = tuple(s * 64 + _ORDER[card] for card, s in enumerate(strength))
+
+
+_RANKINGS: dict[tuple[int, ...], _Ranking] = {}
+_BY_OBJECT: dict[int, tuple[tuple[int, ...], _Ranking]] = {}
+_BY_JSON: dict[tuple[tuple[str, str], ...], _Ranking] = {}
+
+
+def _ranking(strength: tuple[int, ...]) -> _Ranking:
+    """The tables of the engine's per-card strengths (found by the tuple's identity: the
+    engine keeps one tuple a ranking)."""
+    hit = _BY_OBJECT.get(id(strength))
+    if hit is not None and hit[0] is strength:
+        return hit[1]
+    tables = _RANKINGS.get(strength)
+    if tables is None:
+        tables = _RANKINGS[strength] = _Ranking(strength)
+    if len(_BY_OBJECT) >= 256:
+        _BY_OBJECT.clear()
+    _BY_OBJECT[id(strength)] = (strength, tables)  # holds the tuple: its id stays its own
+    return tables
+
+
+def _json_ranking(ranking: Iterable[Mapping[str, str]]) -> _Ranking:
+    """The tables of an observation's ranking (levels as JSON)."""
+    levels = tuple((level["rank"], level["suits"]) for level in ranking)
+    tables = _BY_JSON.get(levels)
+    if tables is None:
+        power = strengths({"rank": r, "suits": s} for r, s in levels)
+        tables = _BY_JSON[levels] = _ranking(tuple(power[code] for code in ALL_CARDS))
+    return tables
+
+
+_HOLD_ROWS: dict[tuple[int, int], tuple[float, ...]] = {}
+
+
+def _hold_row(pool: int, hidden: int) -> tuple[float, ...]:
+    """Per number of unseen cards of a level (0-4: a level is one rank), the chance that
+    a seat with ``hidden`` unknown cards holds one of them, ``pool`` cards unseen."""
+    key = (pool, hidden)
+    row = _HOLD_ROWS.get(key)
+    if row is None:
+        row = _HOLD_ROWS[key] = tuple(_holds(pool, hidden, good) for good in range(5))
+    return row
+
+
+def _ids(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _mask(codes: Iterable[str]) -> int:
+    out = 0
+    for code in codes:
+        out |= 1 << _ID[code]
+    return out
+
+
+# The smazzata's log before a deal, per seat (what that seat saw of it: the cards played,
+# when history is visible, its partner's shown cards, the four cards left it saw), by the
+# deal's log node: every decision of a deal reads the same.
+_EARLIER: dict[int, tuple[tuple[Any, ...], bool, tuple[int, ...]]] = {}
+
+
+def _earlier(deal: tuple[Any, ...], history: bool) -> tuple[int, ...]:
+    hit = _EARLIER.get(id(deal))
+    if hit is not None and hit[0] is deal and hit[1] == history:
+        return hit[2]
+    plays = left = 0
+    shares = [0, 0, 0, 0]
+    peeks = [0, 0, 0, 0]
+    node = deal[0]
+    while node is not None and node[1] != _K_SMAZ:
+        kind = node[1]
+        if kind == _K_PLAY:
+            plays |= 1 << node[3]
+        elif kind == _K_SHARE:
+            shares[node[2]] |= node[3]
+        elif kind == _K_PEEK:
+            peeks[node[2]] |= node[3]
+        elif kind == _K_LEFT:
+            left |= node[2]
+        node = node[0]
+    public = plays | left if history else 0
+    out = tuple(public | shares[(s + 2) % 4] | peeks[s] for s in range(4))
+    if len(_EARLIER) >= 256:
+        _EARLIER.clear()
+    _EARLIER[id(deal)] = (deal, history, out)  # holds the node: its id stays its own
+    return out
+
+
 class _View(TrickView):
-    """What the bot derives from one observation."""
+    """What the bot knows at one decision, cards as ids (``trick`` and ``hand`` too).
+
+    Read from an observation (the constructor) or from the engine's state for one seat
+    (:meth:`of_state`, only what that seat's observation shows); the same pricing runs
+    on either.  ``seen``: the cards known to be in no hand (played, set aside, the bottom
+    card, the four left); ``shown``: the cards read as the partner's (shown after this
+    deal's vega, or named by its signs)."""
+
+    rk: _Ranking
+    strength: tuple[int, ...]
+    partner: int
+    hand: list[int]
+    trick: list[tuple[int, Any]]
+    partner_known: list[int]
+    n_unseen: int
+    hidden: list[int]
+    partner_open: bool
+    unseen_at: list[int]
+    signed: bool
 
     def __init__(self, obs: Mapping[str, Any], read_signals: bool) -> None:
         super().__init__(obs)
-        self.partner = (self.seat + 2) % 4
-        self.strength = strengths(obs["ranking"])
-        self.hand: list[str] = sorted(obs["hand"], key=self.key)
-
+        self.trick = [(s, _ID[card]) for s, card in self.trick]
+        seat = self.seat
         log: list[Mapping[str, Any]] = obs["smazzata_log"]
         deal_at = max((i for i, e in enumerate(log) if e["type"] == "deal"), default=len(log))
-        played: set[str] = {card for _, card in self.trick}
-        out: set[str] = set()  # known to be in nobody's hand
-        shown: set[str] = set()  # the partner's hand of this deal, as shown
+        seen = shown = 0
         vega_now = False
         for i, e in enumerate(log):
             kind = e["type"]
             if kind == "play":
-                played.add(e["card"])
+                seen |= 1 << _ID[e["card"]]
             elif kind == "vega" and i > deal_at:
                 vega_now = True
-            elif kind == "share" and e["seat"] != self.seat:
+            elif kind == "share" and e["seat"] != seat:
                 # This deal's hand is shown only once a vega is called; anything shown
                 # before (earlier deals, or their last cards shown late) is set aside.
-                (shown if i > deal_at and vega_now else out).update(e["cards"])
+                if i > deal_at and vega_now:
+                    shown |= _mask(e["cards"])
+                else:
+                    seen |= _mask(e["cards"])
         if obs.get("bottom_card"):
-            out.add(obs["bottom_card"])
-        out.update(obs.get("leftover") or ())
+            seen |= 1 << _ID[obs["bottom_card"]]
+        seen |= _mask(obs.get("leftover") or ())
+        self.signed = False
         if read_signals:
+            partner = (seat + 2) % 4
             for msg in obs.get("messages", ()):
-                if msg.get("type") == "signal" and msg.get("seat") == self.partner:
-                    claim = str(msg.get("claim", "")).upper()
-                    if claim in self.strength:
-                        shown.add(claim)
-        mine = set(self.hand)
-        partner = shown - played - out - mine
-        if len(partner) > self.hand_sizes[self.partner]:
-            partner = set()  # an inconsistent picture (shown cards mixed up): trust none
-        self.partner_known = partner
-        self.unseen = [c for c in ALL_CARDS if c not in played | out | mine | partner]
-        self.hidden = [self.hand_sizes[s] for s in range(4)]
-        self.hidden[self.seat] = 0
-        self.hidden[self.partner] = max(0, self.hand_sizes[self.partner] - len(partner))
-        self.partner_open = self.hidden[self.partner] == 0 and self.hand_sizes[self.partner] > 0
-        by_level: dict[int, list[str]] = {}
-        for c in self.unseen:
-            by_level.setdefault(self.strength[c], []).append(c)
-        self.unseen_at = {s: len(cs) for s, cs in by_level.items()}
-        self.levels = sorted(set(self.strength.values()), reverse=True)
-        self._known_at: dict[int, set[int]] = {
-            self.seat: {self.strength[c] for c in self.hand},
-            self.partner: {self.strength[c] for c in partner},
-        }
+                if msg.get("type") == "signal":
+                    if msg.get("seat") == partner:
+                        card = _ID.get(str(msg.get("claim", "")).upper())
+                        if card is not None:
+                            shown |= 1 << card
+                    elif msg.get("seat") == seat:
+                        self.signed = True
+        self._know(_json_ranking(obs["ranking"]), _mask(obs["hand"]), seen, shown)
+
+    @classmethod
+    def of_state(cls, state: TrionfettiState, seat: int, read_signals: bool) -> _View:
+        """The view of ``seat`` (its observation's facts) read from the engine's state:
+        the hands' masks, the trick, and the smazzata's log nodes that seat sees."""
+        view = cls.blank()
+        mine = view.read_state(state, seat, codes=False)
+        partner = (seat + 2) % 4
+        seen = shown = later = 0
+        signed = False
+        node = state._ev
+        while node[1] != _K_DEAL:  # this deal's nodes, newest first
+            kind = node[1]
+            if kind == _K_PLAY:
+                seen |= 1 << node[3]
+            elif kind == _K_SHARE:
+                if node[2] == partner:
+                    later |= node[3]  # after the vega (if one comes older) or set aside
+            elif kind == _K_VEGA:
+                shown |= later
+                later = 0
+            elif kind == _K_MSG:
+                action = node[3]
+                if action < ANNOUNCE_BASE:  # a sign to the partner
+                    if node[2] == seat:
+                        signed = True
+                    elif node[2] == partner and read_signals and action < SIGNAL_BASE + 52:
+                        shown |= 1 << (action - SIGNAL_BASE)
+            elif kind == _K_PEEK:
+                if node[2] == seat:
+                    seen |= node[3]
+            elif kind == _K_LEFT:
+                seen |= node[2]
+            node = node[0]
+        game = state._g
+        seen |= later | _earlier(node, game.options["history_visible"])[seat]
+        d = state._d
+        if state._x[_X_BOTTOM] or game.options["bottom_card_shown"] == "always":
+            seen |= 1 << d.pack[-1]
+        view.signed = signed and read_signals
+        view._know(_ranking(d.strength), mine, seen, shown)
+        return view
+
+    def _know(self, rk: _Ranking, mine: int, seen: int, shown: int) -> None:
+        """The facts both doors share: the hands known, the unseen cards, by level."""
+        seat = self.seat
+        self.rk = rk
+        self.strength = rk.strength
+        self.partner = partner = (seat + 2) % 4
+        for _, card in self.trick:
+            seen |= 1 << card
+        key = rk.key.__getitem__
+        self.hand = sorted(_ids(mine), key=key)
+        known = shown & ~seen & ~mine
+        sizes = self.hand_sizes
+        if known.bit_count() > sizes[partner]:
+            known = 0  # an inconsistent picture (shown cards mixed up): trust none
+        self.partner_known = sorted(_ids(known), key=key)
+        unseen = _FULL & ~(seen | mine | known)
+        self.n_unseen = unseen.bit_count()
+        hidden = list(sizes)
+        hidden[seat] = 0
+        hidden[partner] = max(0, sizes[partner] - known.bit_count())
+        self.hidden = hidden
+        self.partner_open = hidden[partner] == 0 and sizes[partner] > 0
+        self.unseen_at = [(unseen & m).bit_count() for m in rk.masks]
+        levels = [0, 0, 0, 0]  # per seat, a bit per strength it surely holds
+        strength = rk.strength
+        for card in self.hand:
+            levels[seat] |= 1 << strength[card]
+        for card in self.partner_known:
+            levels[partner] |= 1 << strength[card]
+        self._levels = levels
+        self._holding: list[list[float] | None] = [None, None, None, None]
+        self._runs: dict[tuple[int, ...], list[tuple[float, float]]] = {}
+        self._values: dict[int, tuple[float, float]] = {}
 
     # -- card facts ------------------------------------------------------------------
 
-    def key(self, card: str) -> tuple[int, str]:
-        """Weakest first (then by code, for a stable order)."""
-        return (self.strength[card], card)
+    def code(self, card: Any) -> str:
+        """A card id as its code (for explanations)."""
+        return ALL_CARDS[int(card)]
 
-    def best(self, plays: Sequence[tuple[int, str]]) -> tuple[int, str]:
+    def key(self, card: int) -> int:
+        """Weakest first (then by code, for a stable order)."""
+        return self.rk.key[card]
+
+    def best(self, plays: Sequence[tuple[int, int]]) -> tuple[int, int]:
         """The play that holds the trick: the strongest, the first among equals (§7)."""
+        strength = self.strength
         top = plays[0]
         for play in plays[1:]:
-            if self.strength[play[1]] > self.strength[top[1]]:
+            if strength[play[1]] > strength[top[1]]:
                 top = play
         return top
 
-    def beats(self, card: str, best: str) -> bool:
+    def beats(self, card: int, best: int) -> bool:
         """Strictly stronger: an equal card played later loses."""
         return self.strength[card] > self.strength[best]
 
     takes = beats  # the trick on the table: the strength alone decides
 
-    def best_so_far(self) -> tuple[int, str]:
+    def best_so_far(self) -> tuple[int, int]:
         """The seat holding the trick on the table and its card."""
         return self.best(self.trick)
 
-    def cheapest(self, card: str, cards: Sequence[str]) -> bool:
+    def cheapest(self, card: int, cards: Sequence[int]) -> bool:
         """Whether ``card`` is of the weakest level among ``cards``."""
         return self.strength[card] == min(self.strength[c] for c in cards)
 
     def hold(self, seat: int, level: int) -> float:
         """The chance that ``seat`` holds a card of strength ``level``."""
-        if level in self._known_at.get(seat, ()):
-            return 1.0
-        return _holds(len(self.unseen), self.hidden[seat], self.unseen_at.get(level, 0))
+        return self._holds(seat)[level]
+
+    def _holds(self, seat: int) -> list[float]:
+        """Per strength, the chance that ``seat`` holds a card of it."""
+        table = self._holding[seat]
+        if table is None:
+            row = _hold_row(self.n_unseen, self.hidden[seat])
+            table = [row[good] for good in self.unseen_at]
+            known = self._levels[seat]
+            while known:
+                low = known & -known
+                table[low.bit_length() - 1] = 1.0
+                known ^= low
+            self._holding[seat] = table
+        return table
 
     # -- odds --------------------------------------------------------------------------
 
-    def p_take(self, plays: Sequence[tuple[int, str]], after: Sequence[int]) -> float:
+    def p_take(self, plays: Sequence[tuple[int, int]], after: Sequence[int]) -> float:
         """The chance that the team takes a trick with ``plays`` on it and ``after`` to
         play, each seat playing its best (the first holder of the strongest level wins)."""
         seat, card = self.best(plays)
-        top = self.strength[card]
-        result, none_above = 0.0, 1.0
-        for level in self.levels:
-            if level <= top:
-                break
-            free, ours = 1.0, 0.0
-            for s in after:
-                p = self.hold(s, level)
-                if p <= 0.0:
-                    continue
-                if s % 2 == self.team:
-                    ours += free * p
-                free *= 1.0 - p
-            result += none_above * ours
-            none_above *= free
-            if none_above <= 0.0:
-                break
+        result, none_above = self._race(self.strength[card], tuple(after))
         mine = 1.0 if seat % 2 == self.team else 0.0
         return result + none_above * mine
 
-    def q(self, owner: int, card: str, solo: bool = False) -> float:
+    def _race(self, top: int, after: tuple[int, ...]) -> tuple[float, float]:
+        """Above a best card of strength ``top``: the chance that the first holder of a
+        stronger level among ``after`` (levels strongest first, seats in order) is the
+        team's, and the chance that nobody holds one.  Kept per ``after`` from the top
+        level down, so that every level is priced once a decision."""
+        run = self._runs.get(after)
+        if run is None:
+            run = self._runs[after] = [(0.0, 1.0)]
+        need = self.rk.top - top  # levels above ``top``
+        if need < len(run):
+            return run[need]
+        tables = [(self._holds(s), s % 2 == self.team) for s in after]
+        result, none_above = run[-1]
+        for level in range(self.rk.top - len(run) + 1, top, -1):
+            if none_above > 0.0:  # else nobody is left to beat: nothing changes
+                free, ours = 1.0, 0.0
+                for table, team in tables:
+                    p = table[level]
+                    if p <= 0.0:
+                        continue
+                    if team:
+                        ours += free * p
+                    free *= 1.0 - p
+                result += none_above * ours
+                none_above *= free
+            run.append((result, none_above))
+        return run[need]
+
+    def q(self, owner: int, card: int, solo: bool = False) -> float:
         """The chance that the team takes a later trick that ``owner`` leads with ``card``;
         ``solo``: against the opponents only (the partner's cards counted apart)."""
-        after = [(owner + i) % 4 for i in (1, 2, 3)]
-        if solo:
-            after = [s for s in after if s % 2 != self.team]
-        return self.p_take([(owner, card)], after)
+        after = _AFTER_SOLO[owner][self.team] if solo else _AFTER[owner]
+        result, none_above = self._race(self.strength[card], after)
+        return result + none_above * (1.0 if owner % 2 == self.team else 0.0)
 
-    def chances(self, mine: Sequence[str], partners: Sequence[str]) -> list[float]:
+    def chances(self, mine: Sequence[int], partners: Sequence[int]) -> list[float]:
         """Per later trick, the chance the team takes it with these cards left."""
         if self.partner_open:
             qs = [self.q(self.seat, c, True) for c in mine]
@@ -291,10 +555,10 @@ class _View(TrickView):
         leader = self.trick[0][0] if self.trick else self.to_play
         return [(leader + i) % 4 for i in range(len(self.trick), 4)]
 
-    def spend(self, seat: int, plays: Sequence[tuple[int, str]]) -> str | None:
+    def spend(self, seat: int, plays: Sequence[tuple[int, int]]) -> int | None:
         """The card a known hand puts on this trick: the cheapest that takes it from the
         opponents, else its lowest."""
-        cards = self.hand if seat == self.seat else sorted(self.partner_known, key=self.key)
+        cards = self.hand if seat == self.seat else self.partner_known
         if not cards:
             return None
         if not plays:
@@ -306,17 +570,22 @@ class _View(TrickView):
                     return c
         return cards[0]
 
-    def value(self, card: str) -> tuple[float, float]:
+    def value(self, card: int) -> tuple[float, float]:
         """(deal odds if the bot plays ``card`` now, chance of taking this trick)."""
+        hit = self._values.get(card)
+        if hit is not None:
+            return hit
         plays = [*self.trick, (self.seat, card)]
         after = self.trick_seats()[1:]
         p = self.p_take(plays, after)
         mine = [c for c in self.hand if c != card]
-        partners = sorted(self.partner_known, key=self.key)
+        partners = self.partner_known
         if self.partner in after and self.partner_open:
             spent = self.spend(self.partner, plays)
             partners = [c for c in partners if c != spent]
-        return trick_value(p, self.won, self.lost, self.chances(mine, partners)), p
+        out = trick_value(p, self.won, self.lost, self.chances(mine, partners)), p
+        self._values[card] = out
+        return out
 
     def estimate(self) -> float:
         """``E``: the chance that the bot's team wins the deal in progress."""
@@ -326,7 +595,7 @@ class _View(TrickView):
         if seats and seats[0] == self.seat:
             return max(self.value(c)[0] for c in self.hand)
         mine = list(self.hand)
-        partners = sorted(self.partner_known, key=self.key)
+        partners = self.partner_known
         if not self.trick:  # an opponent leads: a trick like the later ones
             return deal_odds(self.won, self.lost, self.chances(mine, partners))
         p = self.p_take(self.trick, seats)
@@ -339,12 +608,70 @@ class _View(TrickView):
                     partners = [c for c in partners if c != spent]
         return trick_value(p, self.won, self.lost, self.chances(mine, partners))
 
-    def choose_card(self, cards: Sequence[str]) -> list[str]:
+    def choose_card(self, cards: list[int]) -> list[int]:
         """The best cards to play now (more than one only within one level)."""
         scored = {c: self.value(c) for c in cards}
         _, near = near_best(scored, cards, TIE, decisive=self.won == 1 or self.lost == 1)
         low = min(self.strength[c] for c in near)
         return [c for c in near if self.strength[c] == low]
+
+
+class _Turn:
+    """One decision's facts beside the view: the legal action ids, the phase, the seat to
+    act, the scores and the points of a game.  Read from an observation here."""
+
+    def __init__(self, obs: Mapping[str, Any], legal: Collection[int]) -> None:
+        self.obs = obs
+        self.legal = legal
+        self.phase = _PHASE_OF.get(obs["phase"], -1)
+        self.to_act: int | None = obs.get("to_act")
+        self.must_answer = bool(obs.get("team_must_answer", True))
+
+    def view(self, read_signals: bool) -> _View:
+        return _View(self.obs, read_signals)
+
+    def ranking_name(self) -> str | None:
+        name: str | None = self.obs.get("ranking_name")
+        return name
+
+    def scores(self) -> list[int]:
+        return list(self.obs["scores"])
+
+    def target(self) -> int:
+        return int(self.obs["points_to_win_game"])
+
+    def vega_value(self) -> int:
+        """The pending vega's value."""
+        value: int = self.obs["vega"]["pending"]["value"]
+        return value
+
+
+class _StateTurn(_Turn):
+    """The same facts read from the engine's state, for the seat to act."""
+
+    def __init__(self, state: TrionfettiState, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+        self.legal = set(state.legal_actions())
+        self.phase = state._m & PHASE_MASK
+        self.to_act = seat
+        self.must_answer = True  # ``accept`` is legal only for the answering team
+
+    def view(self, read_signals: bool) -> _View:
+        return _View.of_state(self.state, self.seat, read_signals)
+
+    def ranking_name(self) -> str | None:
+        return _PRESET_NAME.get(self.state._d.ranking, "custom")
+
+    def scores(self) -> list[int]:
+        return list(self.state._d.scores)
+
+    def target(self) -> int:
+        return self.state._g.target
+
+    def vega_value(self) -> int:
+        value: int = self.state._vega[_V_VALUE]
+        return value
 
 
 class TrionfettiHeuristic(PartnershipHeuristic[_View]):
@@ -371,94 +698,112 @@ class TrionfettiHeuristic(PartnershipHeuristic[_View]):
     def view(self, observation: Mapping[str, Any]) -> _View:
         return _View(observation, self.signals)
 
+    def choose_state(self, state: State) -> int:
+        """:meth:`choose` for the seat to act, read from the engine's state (for search
+        rollouts): the same action and the same tie draws, from what that seat's
+        observation shows, without building it."""
+        if not isinstance(state, TrionfettiState):
+            raise RulesError(f"this bot plays trionfetti, not {state.game.name}")
+        seat = state.to_act
+        if seat is None:
+            self._nothing_to_do(seat, seat)
+        pick = self._act(_StateTurn(state, seat))
+        if pick is None:
+            self._nothing_to_do(seat, seat)
+        return pick
+
     def _decide(self, obs: Mapping[str, Any], allowed: Mapping[str, int]) -> str | None:
-        for word in _INFO:
-            if word in allowed:
-                return word
-        if obs["phase"] == "ranking":
-            if "keep" not in allowed:
+        pick = self._act(_Turn(obs, set(allowed.values())))
+        return None if pick is None else self.game.action_to_string(pick)
+
+    def _act(self, turn: _Turn) -> int | None:
+        """The decision, from either door: an action id among ``turn.legal``, or None."""
+        legal = turn.legal
+        for info in _INFO:
+            if info in legal:
+                return info
+        if turn.phase == RANK:
+            if KEEP not in legal:
                 return None
-            want = "rank " + self.ranking
-            if self.ranking == "keep" or obs.get("ranking_name") == self.ranking:
-                return "keep"
-            return want if want in allowed else "keep"
-        if "accept" in allowed and obs.get("team_must_answer", True):
-            return self._answer(obs)
-        view = self.view(obs)
+            if self.ranking == "keep" or turn.ranking_name() == self.ranking:
+                return KEEP
+            want = RANK_BASE + _PRESET_IDS.index(self.ranking)
+            return want if want in legal else KEEP
+        if ACCEPT in legal and turn.must_answer:
+            return self._answer(turn)
+        view = turn.view(self.signals)
         if self.signals:
-            sign = self._sign(view, obs, allowed)
+            sign = self._sign(view, turn)
             if sign is not None:
                 return sign
-        cards = [c for c in view.hand if c in allowed]
+        cards = [c for c in view.hand if c in legal]
         if not cards:
             return None
-        if "vega" in allowed and self._call(view, obs):
-            return "vega"
+        if VEGA in legal and self._call(view, turn):
+            return VEGA
         return self._play(view, cards)
 
     # -- points ----------------------------------------------------------------------
 
     @staticmethod
-    def _equity(obs: Mapping[str, Any], us: int, them: int) -> float:
-        target: int = obs["points_to_win_game"]
+    def _equity(target: int, us: int, them: int) -> float:
         g = game_equity(target)
         return g[min(us, target)][min(them, target)]
 
-    def _call(self, view: _View, obs: Mapping[str, Any]) -> bool:
+    def _call(self, view: _View, turn: _Turn) -> bool:
         """Call the vega now?"""
-        scores: list[int] = list(obs["scores"])
+        scores = turn.scores()
+        target = turn.target()
         us, them = scores[view.team], scores[1 - view.team]
-        value = int(obs["points_to_win_game"]) - max(scores)
+        value = target - max(scores)
         e = view.estimate()
         # a bet, not a routine: a strong hand before the first trick is decided, and never
         # a deal already as good as won
         first_trick = view.won + view.lost == 0
         if (first_trick and e < self.first_floor) or (not first_trick and e > self.call_ceiling):
             return False
-        play = e * self._equity(obs, us + 1, them) + (1.0 - e) * self._equity(obs, us, them + 1)
+        eq = self._equity
+        play = e * eq(target, us + 1, them) + (1.0 - e) * eq(target, us, them + 1)
         ea = max(0.0, e - self.call_doubt * (1.0 - e))
-        accepted = ea * self._equity(obs, us + value, them) + (1.0 - ea) * self._equity(
-            obs, us, them + value
-        )
-        refused = self._equity(obs, us + 1, them)
+        accepted = ea * eq(target, us + value, them) + (1.0 - ea) * eq(target, us, them + value)
+        refused = eq(target, us + 1, them)
         r = self.they_refuse
         return r * refused + (1.0 - r) * accepted > play + self.call_margin
 
-    def _answer(self, obs: Mapping[str, Any]) -> str:
+    def _answer(self, turn: _Turn) -> int:
         """Accept the pending vega, or give the callers one point."""
-        view = self.view(obs)
-        scores: list[int] = list(obs["scores"])
+        view = turn.view(self.signals)
+        scores = turn.scores()
+        target = turn.target()
         us, them = scores[view.team], scores[1 - view.team]
-        value: int = obs["vega"]["pending"]["value"]
+        value = turn.vega_value()
         e = view.estimate()
         power = self.answer_power
         if self.answer_by_stake:  # the caller's confidence counts as much as the stake
-            target = int(obs["points_to_win_game"])
             power = 1.0 + (power - 1.0) * (value - 1) / max(1, target - 1)
         e = e**power
-        accept = e * self._equity(obs, us + value, them) + (1.0 - e) * self._equity(
-            obs, us, them + value
-        )
-        refuse = self._equity(obs, us, them + 1)
-        return "accept" if accept >= refuse else "refuse"
+        eq = self._equity
+        accept = e * eq(target, us + value, them) + (1.0 - e) * eq(target, us, them + value)
+        refuse = eq(target, us, them + 1)
+        return ACCEPT if accept >= refuse else REFUSE
 
     # -- signals ---------------------------------------------------------------------
 
-    def _sign(self, view: _View, obs: Mapping[str, Any], allowed: Mapping[str, int]) -> str | None:
+    def _sign(self, view: _View, turn: _Turn) -> int | None:
         """Once a deal from trick 2, on its turn: its strongest card, truthfully."""
-        if view.won + view.lost == 0 or obs.get("to_act") != view.seat or not view.hand:
+        if view.won + view.lost == 0 or turn.to_act != view.seat or not view.hand:
             return None
-        if self._signed(obs, view.seat):
+        if view.signed:
             return None
-        name = "signal " + view.hand[-1]
-        return name if name in allowed else None
+        sign = SIGNAL_BASE + view.hand[-1]
+        return sign if sign in turn.legal else None
 
     def explain(self, observation: Observation, action: int | str) -> tuple[str, dict[str, Any]]:
         """One line of why ``action`` (this bot's choice here): an i18n key
         ``hint.trionfetti.<why>`` and its params (cards as codes, ``pct`` the bot's
         chance of winning the deal, ``E``, on which the vega and its answers are weighed)."""
         text = self._text(action)
-        if text in _INFO:
+        if text in _INFO_WORDS:
             return "hint.trionfetti.info", {"action": text}
         if text == "keep":
             return "hint.trionfetti.keep", {}
@@ -470,15 +815,17 @@ class TrionfettiHeuristic(PartnershipHeuristic[_View]):
         if text in ("vega", "accept", "refuse"):
             pct = round(100 * min(1.0, max(0.0, view.estimate())))
             return f"hint.trionfetti.{text}", {"pct": pct}
-        cards = [c for c in view.hand if c in observation["legal_actions"]]
-        return self._explain_card(view, text, cards)
+        legal = set(observation["legal_actions"])
+        cards = [c for c in view.hand if ALL_CARDS[c] in legal]
+        return self._explain_card(view, _ID.get(text, -1), cards)
 
-    def _explain_lead(self, view: _View, text: str, cards: list[str]) -> tuple[str, dict[str, Any]]:
-        if view.strength[text] == max(view.strength[c] for c in cards):
-            return "hint.trionfetti.lead_strong", {"card": text}
-        if view.strength[text] == min(view.strength[c] for c in cards):
-            return "hint.trionfetti.lead_low", {"card": text}
-        return "hint.trionfetti.lead", {"card": text}
+    def _explain_lead(self, view: _View, card: int, cards: list[int]) -> tuple[str, dict[str, Any]]:
+        strength = view.strength
+        if strength[card] == max(strength[c] for c in cards):
+            return "hint.trionfetti.lead_strong", {"card": view.code(card)}
+        if strength[card] == min(strength[c] for c in cards):
+            return "hint.trionfetti.lead_low", {"card": view.code(card)}
+        return "hint.trionfetti.lead", {"card": view.code(card)}
 
     def __repr__(self) -> str:
         return (
