@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ALL_40, play_random
+from conftest import play_random
+from models.common import ALL_40
 
 import mazo
 from mazo import IllegalActionError, InvalidActionError, RulesError

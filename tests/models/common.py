@@ -8,13 +8,16 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from conftest import ALL_40
-
 import mazo
 from mazo.core.rng import Rng
 
 JSON = dict[str, Any]
 Step = tuple[Any, int | None, int]
+
+SUITS = "OCEB"
+RANKS_40 = ("1", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
+ALL_40 = [r + s for s in SUITS for r in RANKS_40]
+"""Every card of the 40-card Latin pack (Briscola, Escoba, Envite), canonical order."""
 
 # -- configurations and positions ------------------------------------------------------------
 

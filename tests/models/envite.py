@@ -10,10 +10,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from conftest import ALL_40, SUITS
-
 from mazo.core.rng import Rng
-from models.common import CARD_CODES_40, JSON, Config, Model, Position, Step
+from models.common import ALL_40, CARD_CODES_40, JSON, SUITS, Config, Model, Position, Step
 
 ENVITE_FIXED_TRUMPS = {
     4: (),

@@ -10,9 +10,17 @@ import itertools
 from collections import Counter
 from typing import Any
 
-from conftest import ALL_40, SUITS
-
-from models.common import CARD_CODES_40, JSON, Config, Model, Position, deal_blocks, unique_best
+from models.common import (
+    ALL_40,
+    CARD_CODES_40,
+    JSON,
+    SUITS,
+    Config,
+    Model,
+    Position,
+    deal_blocks,
+    unique_best,
+)
 
 ESCOBA_VALUE = {"1": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "J": 8, "Q": 9, "K": 10}
 """§2.1 capture values (the figures' codes are not their values)."""
