@@ -219,11 +219,14 @@ class _Table:
     once (:func:`_table`) and shared by every view of such a deal."""
 
     __slots__ = (
+        "beat_mask",
         "beaters",
+        "cat",
         "eff",
         "exempt",
         "plain",
         "plain_rule",
+        "runs",
         "sign_card",
         "sign_kind",
         "top",
@@ -241,10 +244,13 @@ class _Table:
     tstr: tuple[int, ...]  # per card: trump strength (bigger is stronger), 0 for plain
     worth: tuple[int, ...]  # per card: 100 + trump strength, or plain strength in its suit
     eff: tuple[int, ...]  # per card: effective suit, TRUMP for trumps
+    cat: tuple[int, ...]  # per card: its suit if plain, 4 for a trump, 5 for the exempt one
     trumps: int
     plain: tuple[int, ...]  # per suit: its plain cards (mask)
     void_of: tuple[int, ...]  # per suit led: the cards a seat that did not follow lacks
     beaters: tuple[tuple[tuple[int, ...], ...], ...]  # [led][card]: cards beating it, best first
+    beat_mask: tuple[tuple[int, ...], ...]  # [led][card]: the same as a mask
+    runs: tuple[tuple[tuple[tuple[int, int], ...], ...], ...]  # [led][card]: (category, mask)
     sign_kind: tuple[str | None, ...]  # per best trump: the sign naming it (None: by count)
     sign_card: dict[str, int]  # per sign kind: the trump it names
 
@@ -269,6 +275,7 @@ def _table(n: int, vira: int, plain_rule: bool) -> _Table:
     t.tstr = tuple(tstr)
     t.worth = tuple(100 + tstr[c] if tstr[c] else pstr[c] for c in range(40))
     t.eff = tuple(TRUMP if tstr[c] else c // 10 for c in range(40))
+    t.cat = tuple(5 if c == t.exempt else t.eff[c] for c in range(40))
     t.trumps = sum(1 << c for c in order)
     t.plain = tuple(sum(1 << c for c in range(10 * s, 10 * s + 10)) & ~t.trumps for s in range(4))
     no_exempt = t.trumps & ~(1 << t.exempt) if t.exempt >= 0 else t.trumps
@@ -281,6 +288,20 @@ def _table(n: int, vira: int, plain_rule: bool) -> _Table:
         ranked = sorted((c for c in range(40) if key[c]), key=lambda c: -key[c])
         beaters.append(tuple(tuple(ranked[: ranked.index(c)]) if key[c] else () for c in range(40)))
     t.beaters = tuple(beaters)
+    t.beat_mask = tuple(tuple(sum(1 << c for c in cards) for cards in row) for row in beaters)
+    runs = []
+    for row in beaters:
+        row_runs = []
+        for cards in row:
+            out: list[tuple[int, int]] = []
+            for c in cards:  # strongest first: the categories come in runs
+                if out and out[-1][0] == t.cat[c]:
+                    out[-1] = (t.cat[c], out[-1][1] | 1 << c)
+                else:
+                    out.append((t.cat[c], 1 << c))
+            row_runs.append(tuple(out))
+        runs.append(tuple(row_runs))
+    t.runs = tuple(runs)
     v = "OCEB"[suit]
     kinds: list[str | None] = [None] * 40
     for c in order:
@@ -478,9 +499,11 @@ class _View(TrickView):
                     cards = sum(1 << c for c in top)
                 known[seat] = cards
         self.known = known
-        taken = out
+        known_any = 0
         for cards in known:
-            taken |= cards
+            known_any |= cards
+        self._known_any = known_any
+        taken = out | known_any
         self.unseen = unseen = _FULL & ~taken
         self.hidden = hidden = [self.hand_sizes[s] - known[s].bit_count() for s in range(n)]
         self._pools = pools = [unseen & ~v for v in voids]
@@ -578,44 +601,77 @@ class _View(TrickView):
         """P(team wins): the strongest card the seats ``after`` can play over ``best`` is
         a partner's, or none exists and ``best`` is ours (``mine``); cards held
         independently, each seat playing its best."""
-        me, team = self.seat, self.team
+        me = self.seat
         seats = [s for s in after if s != me]
-        known, pools, rates = self.known, self._pools, self._rates
+        known = self.known
         cand = self.unseen
         for s in seats:
             cand |= known[s]
         t = self.t
         trump_needs_void = self.plain_rule and led != TRUMP
-        tstr = t.tstr
+        tstr, cat, known_any = t.tstr, t.cat, self._known_any
+        # An unseen card no partner is known to hold is in a seat's pool as every other
+        # card of its category is (voids are whole categories), so it has its category's
+        # share: with no known card among the beaters, a run of one category is one share
+        # applied once a card (the same sums, in the same order, as card by card).
         result, none_above = 0.0, 1.0
+        if not known_any & cand & t.beat_mask[led][best]:
+            for c, mask in t.runs[led][best]:
+                held = cand & mask
+                if not held:
+                    continue
+                total, ours = self._share(held & -held, seats, led, trump_needs_void and c >= 4)
+                if total <= 0.0:
+                    continue
+                for _ in range(held.bit_count()):
+                    result += none_above * ours
+                    none_above *= 1.0 - total
+                    if none_above <= 0.0:
+                        return result + none_above * mine
+            return result + none_above * mine
+        shares: dict[int, tuple[float, float]] = {}
         for card in t.beaters[led][best]:
             bit = 1 << card
             if not cand & bit:
                 continue
-            total = ours = 0.0
-            needs_void = trump_needs_void and tstr[card]
-            for s in seats:
-                if known[s] & bit:
-                    p = 1.0
-                elif pools[s] & bit:
-                    p = rates[s]
-                    if not p:
-                        continue
-                else:
-                    continue
-                if needs_void:
-                    p *= self.p_void(s, led)
-                total += p
-                if s & 1 == team:
-                    ours += p
-            total = min(1.0, total)
+            if known_any & bit:
+                total, ours = self._share(bit, seats, led, trump_needs_void and tstr[card] > 0)
+            else:
+                got = shares.get(cat[card])
+                if got is None:
+                    needs_void = trump_needs_void and tstr[card] > 0
+                    got = shares[cat[card]] = self._share(bit, seats, led, needs_void)
+                total, ours = got
             if total <= 0.0:
                 continue
-            result += none_above * min(ours, total)
+            result += none_above * ours
             none_above *= 1.0 - total
             if none_above <= 0.0:
                 break
         return result + none_above * mine
+
+    def _share(self, bit: int, seats: list[int], led: int, needs_void: bool) -> tuple[float, float]:
+        """(the chance that one of ``seats`` holds the card ``bit``, that a partner
+        does), summed seat by seat and capped at 1; a trump over a plain lead needs a void
+        in the suit led."""
+        known, pools, rates, team = self.known, self._pools, self._rates, self.team
+        total = ours = 0.0
+        for s in seats:
+            if known[s] & bit:
+                p = 1.0
+            elif pools[s] & bit:
+                p = rates[s]
+                if not p:
+                    continue
+            else:
+                continue
+            if needs_void:
+                p *= self.p_void(s, led)
+            total += p
+            if s & 1 == team:
+                ours += p
+        total = min(1.0, total)
+        return total, min(ours, total)
 
     def after(self, count: int) -> list[int]:
         """The seats that play after the first ``count`` cards of the current trick."""
