@@ -32,6 +32,13 @@ to its module and is the one place allowed to name them all.
 Modules still being moved may be listed in ``ALLOWED_*`` below (both are empty now).
 Each entry must still offend: once it no longer does, the test fails until the entry is
 removed, so the lists only shrink.
+
+**One file per game in every layer.**  Each registered game has its file in each
+per-game folder, named by its registry name (:data:`PER_GAME_FILES`: the game, its
+heuristic, renderer, encoder and browser module, its oracle in ``tests/models/`` and its
+tests in each per-game test folder).  A test folder that holds ``test_<game>.py`` for
+some game is a per-game folder and must be listed there, so a new one cannot be
+half-filled unnoticed.  A failure names every missing file.
 """
 
 from __future__ import annotations
@@ -240,3 +247,62 @@ def test_generic_modules_name_no_game() -> None:
 def test_every_game_module_is_registered(game: str) -> None:
     # The owner rule relies on the registry's names being the game modules' names.
     assert (ROOT / "games" / f"{game}.py").exists()
+
+
+# -- one file per game in every layer ---------------------------------------------------------
+
+REPO = ROOT.parent
+TESTS = Path(__file__).resolve().parent
+PER_GAME_TEST_FOLDERS = ("games", "bots", "cli")
+"""The folders of ``tests/`` with one ``test_<game>.py`` per game."""
+PER_GAME_FILES = (
+    "mazo/games/{game}.py",
+    "mazo/bots/heuristic/{game}.py",
+    "mazo/render/{game}.py",
+    "mazo/env/encoding/{game}.py",
+    "mazo/web/js/games/{game}.js",
+    "tests/models/{game}.py",
+    *(f"tests/{folder}/test_{{game}}.py" for folder in PER_GAME_TEST_FOLDERS),
+)
+"""Every game's files, relative to the repository (``{game}``: its registry name)."""
+
+
+def missing_game_files(games: list[str], repo: Path) -> dict[str, list[str]]:
+    """Per game, the files of :data:`PER_GAME_FILES` it lacks under ``repo``."""
+    found = {
+        game: [
+            f.format(game=game)
+            for f in PER_GAME_FILES
+            if not (repo / f.format(game=game)).is_file()
+        ]
+        for game in games
+    }
+    return {game: files for game, files in found.items() if files}
+
+
+def per_game_test_folders(games: list[str], tests: Path) -> set[str]:
+    """The folders of ``tests`` holding ``test_<game>.py`` for at least one game."""
+    return {p.parent.name for game in games for p in tests.glob(f"*/test_{game}.py")}
+
+
+def test_per_game_files_check_can_fail(tmp_path: Path) -> None:
+    (tmp_path / "mazo" / "games").mkdir(parents=True)
+    (tmp_path / "mazo" / "games" / "tute.py").write_text("")
+    (tmp_path / "tests" / "extra").mkdir(parents=True)
+    (tmp_path / "tests" / "extra" / "test_tute.py").write_text("")
+    missing = missing_game_files(["tute"], tmp_path)
+    assert missing == {"tute": [f.format(game="tute") for f in PER_GAME_FILES[1:]]}
+    assert per_game_test_folders(["tute", "scopa"], tmp_path / "tests") == {"extra"}
+
+
+def test_every_game_has_its_file_in_every_per_game_folder() -> None:
+    games = sorted(GAME_NAMES)
+    missing = missing_game_files(games, REPO)
+    assert not missing, "a registered game lacks its file in a per-game folder:\n" + "\n".join(
+        f"  {game}: {', '.join(files)}" for game, files in sorted(missing.items())
+    )
+    undeclared = per_game_test_folders(games, TESTS) - set(PER_GAME_TEST_FOLDERS)
+    assert not undeclared, (
+        f"tests/{', tests/'.join(sorted(undeclared))} holds per-game tests (test_<game>.py): "
+        "add it to PER_GAME_TEST_FOLDERS so every game must have its file there"
+    )
