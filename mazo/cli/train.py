@@ -20,24 +20,23 @@ from typing import Any
 
 import numpy as np
 
+from mazo.core.errors import MazoError
 from mazo.core.game import Game
 
 from .common import (
     CliError,
     Output,
-    add_match_flags,
+    add_rules_flags,
     game_from_args,
     isatty,
-    reported,
-    subcommand,
+    raw_formatter,
     with_progress,
 )
 
 __all__ = ["add_parser", "run", "train_game"]
 
-TEXT = """\
-train a policy/value network for a game (torch)
-
+SUMMARY = "train a policy/value network for a game (torch)"
+DESCRIPTION = """\
 Train a small policy/value network for one game: the normal heuristic plays itself for
 --deals deals (seeded), every decision is recorded (the seat's encoder vector, its legal
 actions, the action taken, the deal's outcome for its side), and a two-layer MLP learns
@@ -45,8 +44,8 @@ to choose as the heuristic does (policy head) and to predict the deal's points m
 and winner (value head), on CPU with torch. The weights go to OUT/GAME.npz (float32, read
 by mazo.nets with numpy alone), with OUT/GAME.json recording how they were made; a
 checkpoint OUT/GAME.ckpt.pt is saved after every epoch (--resume continues from it).
-The same command and seed give the same weights on the same machine.
-
+The same command and seed give the same weights on the same machine."""
+EPILOG = """\
 examples:
   mazo train briscola --deals 20000 --epochs 12 --seed 1 --out mazo/nets/weights
   mazo train envite --players 4 --deals 50000 --seed 1 --out nets
@@ -60,8 +59,21 @@ others with a message saying how to train one. Needs torch: pip install 'mazo[tr
 
 def add_parser(subparsers: Any) -> None:
     """Register ``mazo train``."""
-    p = subcommand(subparsers, "train", TEXT)
-    add_match_flags(p, "the game to train a net for", "seed of the self-play and training (0)")
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "train",
+        help=SUMMARY,
+        description=" ".join(DESCRIPTION.split()),
+        epilog=EPILOG,
+        formatter_class=raw_formatter,
+    )
+    p.add_argument("game", metavar="GAME", help="the game to train a net for")
+    p.add_argument(
+        "--players", "-n", type=int, metavar="N", help="number of players (default: the game's)"
+    )
+    p.add_argument(
+        "--seed", type=int, default=0, metavar="S", help="seed of the self-play and training (0)"
+    )
+    add_rules_flags(p)
     p.add_argument(
         "--deals", type=int, default=5000, metavar="N", help="deals of self-play data (5000)"
     )
@@ -109,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
             game,
             deals=args.deals,
             epochs=args.epochs,
-            seed=0 if args.seed is None else args.seed,
+            seed=args.seed,
             hidden=args.hidden,
             batch=args.batch,
             lr=args.lr,
@@ -125,7 +137,14 @@ def run(args: argparse.Namespace) -> int:
             _print(out, summary)
         return 0
 
-    return reported("train", out, body)
+    try:
+        return body()
+    except CliError as err:
+        out.error(f"mazo train: error: {err}")
+        return err.code
+    except MazoError as err:
+        out.error(f"mazo train: error: {err}")
+        return 2
 
 
 def train_game(
@@ -262,7 +281,7 @@ def _command(args: argparse.Namespace, game: Game) -> str:
     for item in args.option:
         words += ["--option", item]
     words += ["--deals", str(args.deals), "--epochs", str(args.epochs)]
-    words += ["--seed", str(0 if args.seed is None else args.seed), "--hidden", str(args.hidden)]
+    words += ["--seed", str(args.seed), "--hidden", str(args.hidden)]
     words += ["--batch", str(args.batch), "--lr", str(args.lr)]
     words += ["--value-weight", str(args.value_weight), "--out", args.out]
     return " ".join(shlex.quote(w) for w in words)
