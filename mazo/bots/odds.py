@@ -26,9 +26,10 @@ __all__ = [
 ]
 
 
+@cache
 def holds(pool: int, hidden: int, good: int) -> float:
     """P(at least one of ``good`` cards among ``hidden`` drawn from ``pool``
-    unseen).
+    unseen).  Memoized: the heuristics ask it at every move of a search's playouts.
 
     >>> holds(10, 3, 0), holds(10, 3, 8), round(holds(10, 1, 5), 2)
     (0.0, 1.0, 0.5)

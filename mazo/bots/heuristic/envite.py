@@ -510,7 +510,8 @@ class _View(TrickView):
         self._rates = [
             min(1.0, hidden[s] / p.bit_count()) if p else 0.0 for s, p in enumerate(pools)
         ]
-        self._void_p: dict[tuple[int, int], float] = {}
+        self._void_p: dict[int, list[float]] = {}
+        self._shares: dict[tuple[int, int, tuple[int, ...]], tuple[float, float]] = {}
         self._qs: dict[int, float] | None = None
         self._values: dict[int, tuple[float, float]] = {}
 
@@ -579,16 +580,21 @@ class _View(TrickView):
 
     def p_void(self, seat: int, suit: int) -> float:
         """The chance that ``seat`` holds no plain card of ``suit`` (so it may trump)."""
-        got = self._void_p.get((seat, suit))
+        return self._p_voids(suit)[seat]
+
+    def _p_voids(self, suit: int) -> list[float]:
+        """:meth:`p_void` of every seat (computed once a view and suit)."""
+        got = self._void_p.get(suit)
         if got is None:
             plain = self.t.plain[suit]
-            if self.known[seat] & plain:
-                got = 0.0
-            else:
-                pool = self._pools[seat]
-                count = (pool & self.unseen & plain).bit_count()
-                got = 1.0 - _holds(pool.bit_count(), self.hidden[seat], count)
-            self._void_p[(seat, suit)] = got
+            got = []
+            for seat, pool in enumerate(self._pools):
+                if self.known[seat] & plain:
+                    got.append(0.0)
+                else:
+                    count = (pool & plain).bit_count()
+                    got.append(1.0 - _holds(pool.bit_count(), self.hidden[seat], count))
+            self._void_p[suit] = got
         return got
 
     def p_take(self, plays: list[tuple[int, int]], after: list[int]) -> float:
@@ -616,11 +622,17 @@ class _View(TrickView):
         # applied once a card (the same sums, in the same order, as card by card).
         result, none_above = 0.0, 1.0
         if not known_any & cand & t.beat_mask[led][best]:
+            memo = self._shares
+            key = tuple(seats)
             for c, mask in t.runs[led][best]:
                 held = cand & mask
                 if not held:
                     continue
-                total, ours = self._share(held & -held, seats, led, trump_needs_void and c >= 4)
+                got = memo.get((c, led, key))
+                if got is None:
+                    needs_void = trump_needs_void and c >= 4
+                    got = memo[(c, led, key)] = self._share(held & -held, seats, led, needs_void)
+                total, ours = got
                 if total <= 0.0:
                     continue
                 for _ in range(held.bit_count()):
@@ -655,6 +667,7 @@ class _View(TrickView):
         does), summed seat by seat and capped at 1; a trump over a plain lead needs a void
         in the suit led."""
         known, pools, rates, team = self.known, self._pools, self._rates, self.team
+        voids = self._p_voids(led) if needs_void else rates
         total = ours = 0.0
         for s in seats:
             if known[s] & bit:
@@ -666,7 +679,7 @@ class _View(TrickView):
             else:
                 continue
             if needs_void:
-                p *= self.p_void(s, led)
+                p *= voids[s]
             total += p
             if s & 1 == team:
                 ours += p
@@ -841,6 +854,8 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
         if ENVIO in allowed and self._propose(view):
             return ENVIO
         cards = [c for c in view.hand if c in allowed]
+        if len(cards) == 1:  # what choose_card would return, without its odds
+            return cards[0]
         return self._play(view, cards) if cards else None
 
     # -- stones ----------------------------------------------------------------------
