@@ -141,7 +141,7 @@ _WORTH: tuple[tuple[float, ...], ...] = tuple(
 def _unseen_worth_table(worth: tuple[float, ...]) -> tuple[tuple[float, ...], ...]:
     """``[value][suits]``: the average worth of the unseen cards of a value, ``suits``
     the 4-bit set of the suits unseen in that value (summed suit by suit, O first)."""
-    rows: list[tuple[float, ...]] = [()]
+    rows: list[tuple[float, ...]] = [(0.0,) * 16]  # no card has value 0
     for v in range(1, 11):
         row: list[float] = []
         for suits in range(16):
@@ -177,35 +177,46 @@ _NO_REPLY = tuple(tuple(_no_reply_odds(u, size) for size in range(4)) for u in r
 
 # The best capture by card value from a table: (wid << 40 | table mask) -> ((value, worth
 # taken, escoba bonus included), ...).  A pure function of its key, so memoized.
-_BEST: dict[int, tuple[tuple[int, float], ...]] = {}
-# Either memo is emptied when it holds this many entries (about 40 MB at most).
+_BEST: dict[int, tuple[tuple[float, int, tuple[float, ...], int], ...]] = {}
+# Either memo is emptied when it holds this many entries (a few MB).
 _MEMO_LIMIT = 50_000
 
 
-def _best_takes(wid: int, table: int) -> tuple[tuple[int, float], ...]:
-    """For each card value 1..10 that captures from ``table`` (a mask), the most it
-    takes: the worths of the cards taken, plus an escoba when it takes them all.
+def _table_key(wid: int, table: int) -> int:
+    """The key of :func:`_best_takes`: the worth table id, the table's oros by value,
+    and its other cards counted by value.  The three other suits' cards of one value
+    are worth the same in every worth table, so tables alike up to them share a key."""
+    others = _SPREAD[table >> 10 & 1023] + _SPREAD[table >> 20 & 1023] + _SPREAD[table >> 30]
+    return others << 15 | (table & 1023) << 5 | wid
 
-    A knapsack over the sums up to 14, the table's cards taken lowest id first:
-    ``most[t]`` is the most a set of the cards so far adding up to ``t`` takes.  Each
-    set's worth is summed card by card in that order, and adding a worth keeps the
-    order of floats, so these maxima are those of listing every set.  Only the whole
-    table adds up to the table's total: that set is the escoba.
+
+def _best_takes(key: int) -> tuple[tuple[float, int, tuple[float, ...], int], ...]:
+    """For each card value 1..10 that captures from the table of ``key`` (see
+    :func:`_table_key`), the most it takes: the worths of the cards taken, plus an
+    escoba when it takes them all.  Memoized, as ``(most, value, row, shift)``: the
+    value's row of the unseen worths (by the suits unseen) and its nibble in a spread
+    mask (see :data:`_SPREAD`), for :meth:`_View.reply`.
+
+    A knapsack over the sums up to 14, the oros first, then the other cards, each by
+    value: ``most[t]`` is the most a set of the cards so far adding up to ``t`` takes.
+    Only the whole table adds up to the table's total: that set is the escoba.
     """
-    key = wid << 40 | table
     found = _BEST.get(key)
     if found is not None:
         return found
+    wid = key & 31
     worth = _WORTH[wid]
+    cards: list[tuple[int, float]] = []
+    oros = key >> 5 & 1023
+    others = key >> 15
+    for v in range(1, 11):
+        if oros >> v - 1 & 1:
+            cards.append((v, worth[v - 1]))
+    for v in range(1, 11):
+        cards.extend([(v, worth[9 + v])] * (others >> 4 * (v - 1) & 15))
     most = {0: 0.0}
     total = 0
-    m = table
-    while m:
-        low = m & -m
-        c = low.bit_length() - 1
-        m ^= low
-        v = _VALUE_OF[c]
-        w = worth[c]
+    for v, w in cards:
         total += v
         for t, before in list(most.items()):
             t += v
@@ -215,7 +226,8 @@ def _best_takes(wid: int, table: int) -> tuple[tuple[int, float], ...]:
                     most[t] = got
     if 5 <= total <= 14:
         most[total] += ESCOBA
-    found = tuple((15 - t, g) for t, g in most.items() if t >= 5)
+    rows = _UNSEEN_WORTH[wid]
+    found = tuple((g, 15 - t, rows[15 - t], 4 * (14 - t)) for t, g in most.items() if t >= 5)
     if len(_BEST) >= _MEMO_LIMIT:
         _BEST.clear()
     _BEST[key] = found
@@ -260,21 +272,14 @@ def _piles_facts(piles: int, sides: int, method: int, counting: bool) -> tuple[i
     return found
 
 
-def _unseen_facts(wid: int, unseen: int) -> tuple[int, tuple[int, ...], tuple[float, ...]]:
-    """How many cards are unseen, how many of each value, and the average worth of an
-    unseen card of each value (the replying card itself): indexed by value, 0 unused."""
-    spread = (
-        _SPREAD[unseen & 1023]
-        | _SPREAD[unseen >> 10 & 1023] << 1
-        | _SPREAD[unseen >> 20 & 1023] << 2
-        | _SPREAD[unseen >> 30] << 3
-    )
-    suits = [0] + [spread >> 4 * i & 15 for i in range(10)]
-    rows = _UNSEEN_WORTH[wid]
+def _spread(cards: int) -> int:
+    """A mask of cards as 10 nibbles, nibble ``v - 1`` the suits of its cards of value
+    ``v`` (bit 0 oros ... bit 3 bastos)."""
     return (
-        unseen.bit_count(),
-        tuple(_COUNT4[s] for s in suits),
-        (0.0, *(rows[v][suits[v]] for v in range(1, 11))),
+        _SPREAD[cards & 1023]
+        | _SPREAD[cards >> 10 & 1023] << 1
+        | _SPREAD[cards >> 20 & 1023] << 2
+        | _SPREAD[cards >> 30] << 3
     )
 
 
@@ -282,21 +287,20 @@ class _View:
     """What the bot knows at one decision, as ints and masks, with the worths it implies.
 
     Built from an observation or from a state (:class:`EscobaHeuristic`'s two front
-    doors); :meth:`scores` is the one decision code.
+    doors); :meth:`scores` and :meth:`best` are the one decision code.
     """
 
     __slots__ = (
-        "last_card",
+        "bounded",
+        "final",
         "last_side",
+        "odds",
         "partner_next",
         "reply_size",
         "side",
-        "stock",
         "table",
         "table_mask",
-        "unseen",
-        "unseen_by_value",
-        "unseen_worth",
+        "unseen_spread",
         "wid",
         "worth",
     )
@@ -319,77 +323,119 @@ class _View:
         for c in table:
             table_mask |= 1 << c
         self.table_mask = table_mask
-        self.stock = stock
         self.last_side = None if last_capturer is None else side_of[last_capturer]
-        nxt = seat + 1 if seat + 1 < len(hand_sizes) else 0
-        self.partner_next = side_of[nxt] == side
-        # This seat's card is the round's last one when every other hand is empty.
-        self.last_card = hand_sizes[seat] == 1 and sum(hand_sizes) == 1
-        self.reply_size = hand_sizes[nxt]
         wid, captured = _piles_facts(piles, bot.sides, bot.method_index, bot.counting)
         self.wid = wid
         self.worth = _WORTH[wid]
-        self.unseen, self.unseen_by_value, self.unseen_worth = _unseen_facts(
-            wid, _FULL & ~(hand | table_mask | captured)
+        unseen = _FULL & ~(hand | table_mask | captured)
+        self.unseen_spread = _spread(unseen)
+        # Who plays next, with how many cards, or whether the hand ends with this play:
+        # this seat's card is the round's last one when every other hand is empty.
+        nxt = seat + 1 if seat + 1 < len(hand_sizes) else 0
+        self.partner_next = side_of[nxt] == side
+        last_card = hand_sizes[seat] == 1 and sum(hand_sizes) == 1
+        self.final = last_card and stock == 0
+        # After the round's last card a redeal gives the next seat three unseen cards.
+        size = 3 if last_card else hand_sizes[nxt]
+        self.reply_size = size
+        count = unseen.bit_count()
+        self.odds = _NO_REPLY[count][size] if size <= 3 else _no_reply_odds(count, size)
+        # An opponent's reply only takes away: a play's score is at most what it takes.
+        self.bounded = not self.final and not self.partner_next
+
+    def taking(self, card: int, taken: int) -> tuple[float, int]:
+        """What playing ``card`` and taking the cards of the mask ``taken`` (0: laying
+        the card on the table) is worth by itself, and the table it leaves."""
+        worth = self.worth
+        mine = worth[card]
+        value = -KEEP_SHARE * mine
+        if not taken:
+            return value, self.table_mask | 1 << card
+        got = 0.0
+        m = taken
+        while m:
+            low = m & -m
+            got += worth[low.bit_length() - 1]
+            m ^= low
+        value += mine + got
+        left = self.table_mask & ~taken
+        if not left:
+            value += ESCOBA
+        return value, left
+
+    def after(self, card: int, taken: int, left: int) -> float:
+        """What follows the play, added to its score: the next seat's expected best
+        reply (taken away for an opponent, half of it for a partner), or on the hand's
+        last card what the final sweep gives."""
+        if self.final:
+            return self._final_sweep(card, taken, left)
+        reply = self.reply(left)
+        return PARTNER_REPLY * reply if self.partner_next else -reply
+
+    def reply(self, left: int) -> float:
+        """The next seat's expected best capture from the table ``left``: its best take
+        by card value, best first (equal ones lowest value first), each weighed by the
+        chance that it holds that value and none better."""
+        if not left or self.reply_size <= 0:
+            return 0.0
+        key = (
+            (_SPREAD[left >> 10 & 1023] + _SPREAD[left >> 20 & 1023] + _SPREAD[left >> 30]) << 15
+            | (left & 1023) << 5
+            | self.wid
+        )  # _table_key, inline
+        takes = _BEST.get(key)
+        if takes is None:
+            takes = _best_takes(key)
+        spread = self.unseen_spread
+        # Per value: minus (the most it takes + the average worth of an unseen card of
+        # that value, itself taken), the value, the suits of that value unseen.
+        order = sorted(
+            [(-(g + row[(p := spread >> shift & 15)]), v, p) for g, v, row, shift in takes]
         )
+        odds = self.odds
+        reply = 0.0
+        none_before = 1.0
+        k = 0
+        for minus, _v, suits in order:
+            if minus >= 0.0:
+                break
+            k += _COUNT4[suits]
+            none_now = odds[k]
+            reply += -minus * (none_before - none_now)
+            none_before = none_now
+        return reply
 
     def scores(self, actions: Sequence[tuple[int, int]]) -> list[float]:
         """Each action's score in points (see the module docstring); an action is the
-        card played and the mask of the cards it takes (0: laid on the table)."""
-        worth = self.worth
-        wid = self.wid
-        table_mask = self.table_mask
-        uw = self.unseen_worth
-        ubv = self.unseen_by_value
-        u = self.unseen
-        # Who plays next, with how many cards, or whether the hand ends with this play.
-        final = False
-        if self.last_card:
-            final = self.stock == 0
-            reply_size = 3  # a redeal: the next seat gets three unseen cards
-        else:
-            reply_size = self.reply_size
-        odds = _NO_REPLY[u][reply_size] if reply_size <= 3 else _no_reply_odds(u, reply_size)
-        partner = self.partner_next
+        card played and the mask of the cards it takes."""
         out: list[float] = []
         for card, taken in actions:
-            mine = worth[card]
-            value = -KEEP_SHARE * mine
-            if taken:
-                got = 0.0
-                m = taken
-                while m:
-                    low = m & -m
-                    got += worth[low.bit_length() - 1]
-                    m ^= low
-                value += mine + got
-                left = table_mask & ~taken
-                if not left:
-                    value += ESCOBA
-            else:
-                left = table_mask | 1 << card
-            if final:
-                out.append(value + self._final_sweep(card, taken, left))
-                continue
-            if not left or reply_size <= 0:
-                out.append(value)  # no reply
-                continue
-            # The next seat's expected best reply: its best capture by card value, best
-            # first (equal ones lowest value first), each weighed by the chance that it
-            # holds that value and no better one.
-            order = sorted((-(g + uw[v]), v) for v, g in _best_takes(wid, left))
-            reply = 0.0
-            none_before = 1.0
-            k = 0
-            for minus, v in order:
-                if minus >= 0.0:
-                    break
-                k += ubv[v]
-                none_now = odds[k]
-                reply += -minus * (none_before - none_now)
-                none_before = none_now
-            out.append(value + PARTNER_REPLY * reply if partner else value - reply)
+            value, left = self.taking(card, taken)
+            out.append(value + self.after(card, taken, left))
         return out
+
+    def best(self, actions: Sequence[tuple[int, int]]) -> list[int]:
+        """The indexes of the actions :meth:`scores` puts within 1e-9 of the top, in
+        order.  Where the reply can only take away, actions are scored by what they
+        take, most first, and the rest skipped once that is below the top so far: their
+        scores could not reach it."""
+        if not self.bounded:
+            scores = self.scores(actions)
+            top = max(scores)
+            return [i for i, s in enumerate(scores) if s >= top - 1e-9]
+        pre = [self.taking(card, taken) for card, taken in actions]
+        order = sorted(range(len(pre)), key=lambda i: -pre[i][0])
+        scored: list[tuple[int, float]] = []
+        top = -1e300
+        for i in order:
+            value, left = pre[i]
+            if value < top - 1e-9:
+                break
+            score = value - self.reply(left)
+            scored.append((i, score))
+            if score > top:
+                top = score
+        return sorted(i for i, s in scored if s >= top - 1e-9)
 
     def _final_sweep(self, card: int, taken: int, left: int) -> float:
         """On the hand's last card the last capturer's side takes what is left."""
@@ -486,10 +532,8 @@ class EscobaHeuristic:
 
     def _decide(self, view: _View, legal: list[int]) -> int:
         """The one decision code: the best-scored action, ties drawn from the Rng."""
-        scores = view.scores(self._moves(legal))
-        top = max(scores)
-        best = [a for a, s in zip(legal, scores, strict=True) if s >= top - 1e-9]
-        return best[0] if len(best) == 1 else self.rng.choice(best)
+        best = view.best(self._moves(legal))
+        return legal[best[0]] if len(best) == 1 else self.rng.choice([legal[i] for i in best])
 
     def _moves(self, actions: Sequence[int]) -> list[tuple[int, int]]:
         """Action ids as (card played, mask of the cards taken)."""
