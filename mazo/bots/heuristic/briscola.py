@@ -35,7 +35,7 @@ own :class:`~mazo.core.rng.Rng`, so a seed fixes every choice)::
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from mazo.bots.base import Observation, legal_ids
@@ -45,6 +45,13 @@ from mazo.bots.odds import holds as _p_holds
 from mazo.core.cards import LATIN_40
 from mazo.core.errors import RulesError
 from mazo.core.game import Game, State
+from mazo.games.briscola import (
+    EXCHANGE,
+    SIGNAL_BASE,
+    SIGNAL_MEANINGS,
+    BriscolaState,
+    _known_cards,
+)
 from mazo.games.briscola import POINTS as _POINTS
 from mazo.games.briscola import STRENGTH as _STRENGTH
 from mazo.games.briscola import SUIT as _SUIT
@@ -94,68 +101,189 @@ def trick_winner(cards: list[int], trump: int) -> int:
     return best
 
 
-class _View:
-    """What the bot derives from one observation."""
+# Masks by card id: the cards of its suit that outrank it, and each suit's cards.
+HIGHER: tuple[int, ...] = tuple(
+    sum(1 << d for d in range(NUM_CARDS) if SUIT[d] == SUIT[c] and STRENGTH[d] > STRENGTH[c])
+    for c in range(NUM_CARDS)
+)
+SUIT_MASK: tuple[int, ...] = tuple(((1 << 10) - 1) << (10 * s) for s in range(4))
+_FULL = (1 << NUM_CARDS) - 1
+_CARD_IDS = {DECK.format(c): c for c in range(NUM_CARDS)}
 
-    def __init__(self, game: Game, obs: Mapping[str, Any]) -> None:
-        parse = DECK.parse
-        self.seat: int = obs["seat"]
-        self.side_of: tuple[int, ...] = game.info.side_of
-        self.my_side = self.side_of[self.seat]
-        self.trump = SUIT[parse(obs["trump"])]
-        self.indicator = parse(obs["trump"])
-        self.hand = [parse(c) for c in obs["hand"]]
-        self.stock: int = obs["stock_size"]
-        self.active: list[int] = list(obs["seats"])
-        self.k = len(self.active)
-        self.hand_sizes: list[int] = list(obs["hand_sizes"])
-        self.trick = [parse(t["card"]) for t in obs["trick"]]
-        self.trick_seats: list[int] = [t["seat"] for t in obs["trick"]]
-        leader: int = obs["leader"]
-        start = self.active.index(leader)
-        order = [self.active[(start + i) % self.k] for i in range(self.k)]
-        self.after: list[int] = order[len(self.trick) + 1 :]  # seats still to play after me
+_HOLDS: dict[tuple[int, int, int], float] = {}
+
+
+def _holds(pool: int, hidden: int, good: int) -> float:
+    """:func:`mazo.bots.odds.holds`, remembered (its arguments take few values)."""
+    key = (pool, hidden, good)
+    p = _HOLDS.get(key)
+    if p is None:
+        p = _HOLDS[key] = _p_holds(pool, hidden, good)
+    return p
+
+
+def _parse(code: str) -> int:
+    """A card code's id: the canonical codes looked up, any other spelling parsed."""
+    card = _CARD_IDS.get(code)
+    return card if card is not None else DECK.parse(code)
+
+
+class _View:
+    """What the bot knows at one decision, as ints and masks: built from an observation
+    (:meth:`of_observation`) or from the engine's state for the seat to act
+    (:meth:`of_state`, reading only what that seat's observation shows); the same scoring
+    code runs on either."""
+
+    __slots__ = (
+        "active",
+        "after",
+        "hand",
+        "hidden",
+        "indicator",
+        "k",
+        "known",
+        "my_side",
+        "n_unseen",
+        "seat",
+        "side_of",
+        "signals",
+        "stock",
+        "table",
+        "trick",
+        "trick_no",
+        "trick_seats",
+        "trump",
+        "unseen",
+    )
+
+    seat: int
+    side_of: tuple[int, ...]
+    my_side: int
+    trump: int
+    indicator: int
+    hand: list[int]
+    stock: int
+    active: tuple[int, ...]
+    k: int
+    trick: list[int]
+    trick_seats: list[int]
+    after: list[int]  # seats still to play after me
+    known: dict[int, int]  # seat -> mask of its cards this seat knows
+    unseen: int  # mask of the cards this seat has not seen
+    n_unseen: int
+    hidden: dict[int, int]  # seat -> how many of its cards are unseen ones
+    signals: list[tuple[Any, Any, str]]  # (trick number, seat, meaning) this seat saw
+    trick_no: int
+    table: int  # points on the table
+
+    @classmethod
+    def of_observation(cls, game: Game, obs: Mapping[str, Any]) -> _View:
+        v = cls()
+        v.seat = obs["seat"]
+        v.indicator = _parse(obs["trump"])
+        v.trump = SUIT[v.indicator]
+        v.hand = [_parse(c) for c in obs["hand"]]
+        v.stock = obs["stock_size"]
+        v.active = tuple(obs["seats"])
+        v.trick = [_parse(t["card"]) for t in obs["trick"]]
+        v.trick_seats = [t["seat"] for t in obs["trick"]]
         seen = 0
         for c in obs.get("removed", []):
-            seen |= 1 << parse(c)
+            seen |= 1 << _parse(c)
         for t in obs["tricks"]:
             for c in t["cards"]:
-                seen |= 1 << parse(c)
+                seen |= 1 << _parse(c)
+        known: dict[int, int] = {}
+        for s, cards in obs.get("known_cards", {}).items():
+            mask = 0
+            for c in cards:
+                mask |= 1 << _parse(c)
+            known[int(s)] = mask
+        v.signals = [
+            (g.get("trick"), g.get("seat"), str(g.get("meaning"))) for g in obs.get("signals", [])
+        ]
+        v.trick_no = len(obs["tricks"]) + 1
+        v._finish(game.info.side_of, obs["leader"], list(obs["hand_sizes"]), known, seen)
+        return v
+
+    @classmethod
+    def of_state(cls, state: BriscolaState, seat: int) -> _View:
+        game = state._g
+        d = state._d
+        h = state._h
+        v = cls()
+        v.seat = seat
+        v.indicator = d.indicator
+        v.trump = d.trump
+        v.hand = list(_bits(h >> 40 * seat & _FULL))
+        leader, sp, won, ntricks, _holder, _used, sigs = state._t
+        v.stock = len(d.draw) - sp
+        v.active = d.active
+        v.trick = list(state._trick)
+        n = game.players
+        seen = d.removed
+        sizes = []
+        for s in range(n):
+            seen |= won >> 40 * s & _FULL
+            sizes.append((h >> 40 * s & _FULL).bit_count())
+        side_of = game.info.side_of
+        public = game.options["signal_visibility"] == "public"
+        v.signals = [
+            (t, s, SIGNAL_MEANINGS[m]) for t, s, m in sigs if public or side_of[s] == side_of[seat]
+        ]
+        v.trick_no = ntricks + 1
+        v.trick_seats = []  # filled by _finish
+        v._finish(side_of, leader, sizes, _known_cards(state, seat), seen)
+        return v
+
+    def _finish(
+        self,
+        side_of: tuple[int, ...],
+        leader: int,
+        hand_sizes: list[int],
+        known: dict[int, int],
+        seen: int,
+    ) -> None:
+        """What both front doors derive alike: the order of play, the unseen cards."""
+        self.side_of = side_of
+        self.my_side = side_of[self.seat]
+        active = self.active
+        k = self.k = len(active)
+        start = active.index(leader)
+        order = [active[(start + i) % k] for i in range(k)]
+        if not self.trick_seats and self.trick:
+            self.trick_seats = order[: len(self.trick)]
+        self.after = order[len(self.trick) + 1 :]
         for c in self.trick:
             seen |= 1 << c
         for c in self.hand:
             seen |= 1 << c
-        self.known: dict[int, list[int]] = {}
-        for s, cards in obs.get("known_cards", {}).items():
-            ids = [parse(c) for c in cards]
-            self.known[int(s)] = ids
-            for c in ids:
-                seen |= 1 << c
+        for mask in known.values():
+            seen |= mask
         if self.stock > 0:
             seen |= 1 << self.indicator  # face up under the stock
-        self.unseen = [c for c in range(NUM_CARDS) if not seen >> c & 1]
+        self.known = known
+        self.unseen = _FULL & ~seen
+        self.n_unseen = self.unseen.bit_count()
         # Seats whose whole hand is unseen cards drawn from this pool.
         self.hidden = {
-            s: self.hand_sizes[s] - len(self.known.get(s, []))
-            for s in self.active
-            if s != self.seat
+            s: hand_sizes[s] - known.get(s, 0).bit_count() for s in active if s != self.seat
         }
-        self.signals: list[Mapping[str, Any]] = list(obs.get("signals", []))
-        self.trick_no = len(obs["tricks"]) + 1
+        self.table = sum(POINTS[c] for c in self.trick)
 
     def read_signals(self) -> None:
         """Take partners' truthful trump signals as known cards in their hands."""
-        for sig in self.signals:
-            seat, meaning = sig.get("seat"), sig.get("meaning")
-            rank = _SIGNAL_RANKS.get(str(meaning))
+        for _trick, seat, meaning in self.signals:
+            rank = _SIGNAL_RANK_INDEX.get(meaning)
             if seat == self.seat or not isinstance(seat, int) or rank is None:
                 continue
             if not self.partner(seat) or seat not in self.hidden:
                 continue
-            card = DECK.card(rank, "OCEB"[self.trump])
-            if card in self.unseen and self.hidden[seat] > 0:
-                self.unseen.remove(card)
-                self.known.setdefault(seat, []).append(card)
+            bit = 1 << (self.trump * 10 + rank)
+            if self.unseen & bit and self.hidden[seat] > 0:
+                self.unseen &= ~bit
+                self.n_unseen -= 1
+                self.known[seat] = self.known.get(seat, 0) | bit
                 self.hidden[seat] -= 1
 
     def partner(self, seat: int) -> bool:
@@ -164,21 +292,19 @@ class _View:
     def p_beats(self, seat: int, best: int, at_stake: int) -> float:
         """The chance that ``seat`` takes the trick from ``best`` when ``at_stake`` points lie."""
         trump = self.trump
-        known = self.known.get(seat, [])
-        if any(SUIT[c] == SUIT[best] and STRENGTH[c] > STRENGTH[best] for c in known):
+        known = self.known.get(seat, 0)
+        if known & HIGHER[best]:
             p_suit = 1.0
         else:
-            good = sum(
-                1 for c in self.unseen if SUIT[c] == SUIT[best] and STRENGTH[c] > STRENGTH[best]
-            )
-            p_suit = _p_holds(len(self.unseen), self.hidden.get(seat, 0), good)
+            good = (self.unseen & HIGHER[best]).bit_count()
+            p_suit = _holds(self.n_unseen, self.hidden.get(seat, 0), good)
         p_trump = 0.0
         if SUIT[best] != trump:
-            if any(SUIT[c] == trump for c in known):
+            if known & SUIT_MASK[trump]:
                 p_trump = 1.0
             else:
-                good = sum(1 for c in self.unseen if SUIT[c] == trump)
-                p_trump = _p_holds(len(self.unseen), self.hidden.get(seat, 0), good)
+                good = (self.unseen & SUIT_MASK[trump]).bit_count()
+                p_trump = _holds(self.n_unseen, self.hidden.get(seat, 0), good)
             # A trump is spent on a trick only when it carries points.
             p_trump *= min(1.0, 0.25 + at_stake / 10.0)
         # Overtaking in suit is cheap, but not worth it on a pointless trick.
@@ -192,7 +318,7 @@ class _View:
         w = trick_winner(cards, self.trump)
         best = cards[w]
         mine = 1.0 if self.partner(seats[w]) else 0.0
-        at_stake = sum(POINTS[c] for c in cards)
+        at_stake = self.table + POINTS[card]
         for seat in self.after:
             p = self.p_beats(seat, best, at_stake)
             if self.partner(seat):
@@ -209,70 +335,133 @@ class _View:
             if POINTS[card] and BANK_WEIGHT:
                 # A trump that nothing unseen can beat banks its points whenever it is
                 # played, so playing it now gains nothing from them.
-                higher = any(
-                    SUIT[c] == self.trump and STRENGTH[c] > STRENGTH[card] for c in self.unseen
-                )
+                higher = self.unseen & HIGHER[card]
                 power += POINTS[card] * (BANK_WEIGHT if not higher else BANK_WEIGHT_UNSURE)
             return power
         weight = PLAIN_PER_STRENGTH_HEADS_UP if self.k == 2 else PLAIN_PER_STRENGTH
         return fade * weight * STRENGTH[card]
 
     def score(self, card: int) -> float:
-        table = sum(POINTS[c] for c in self.trick)
-        return (2.0 * self.p_take(card) - 1.0) * (table + POINTS[card]) - self.keep(card)
+        return (2.0 * self.p_take(card) - 1.0) * (self.table + POINTS[card]) - self.keep(card)
 
 
 # -- exact two-player endgame -----------------------------------------------------------
 
 
-def _solve(
-    me: int,
-    opp: int,
-    trick: tuple[int, ...],
-    my_turn: bool,
-    stock: tuple[int, ...],
-    trump: int,
-    memo: dict[tuple[Any, ...], int],
-) -> int:
-    """Best (my points - opponent's points) over the rest of a two-player deal.
+# _WINS[trump][lead][card]: whether ``card`` played second takes the trick led by ``lead``.
+_WINS: tuple[tuple[tuple[bool, ...], ...], ...] = tuple(
+    tuple(tuple(beats(c, lead, trump) for c in range(NUM_CARDS)) for lead in range(NUM_CARDS))
+    for trump in range(4)
+)
 
-    ``me``/``opp`` are hand masks, ``trick`` the cards on the table (0 or 1), ``stock``
-    the cards still to draw in order (the winner of a trick draws first).
+_Key = tuple[int, int, int, tuple[int, ...]]
+_Bounds = tuple[int, int]
+_INF = 1000  # beyond any difference of card points
+
+
+def _negamax(
+    mover: int,
+    other: int,
+    lead: int,
+    stock: tuple[int, ...],
+    alpha: int,
+    beta: int,
+    wins: tuple[tuple[bool, ...], ...],
+    memo: dict[_Key, _Bounds],
+) -> int:
+    """Best (mover's points - other's points) over the rest of a two-player deal, exact
+    when it lies strictly between ``alpha`` and ``beta`` (alpha-beta; outside, a bound
+    on the side it fell), so a call with the full window (-_INF, _INF) is exact.
+
+    ``mover`` is the hand (mask) of the seat to play, ``other`` the other hand, ``lead``
+    the card the other led to this trick (-1: the mover leads), ``stock`` the cards still
+    to draw in order (the winner of a trick draws first), ``wins`` the trump's
+    :data:`_WINS`.  ``memo`` keeps each position's bounds (lower, upper), keyed from the
+    side of the seat to play, so both seats' searches share it.
     """
-    key = (me, opp, trick, my_turn, stock)
+    key = (mover, other, lead, stock)
     got = memo.get(key)
     if got is not None:
-        return got
-    hand = me if my_turn else opp
-    if not hand:
-        return 0
-    best: int | None = None
-    for c in _bits(hand):
-        if my_turn:
-            nme, nopp = me & ~(1 << c), opp
-        else:
-            nme, nopp = me, opp & ~(1 << c)
-        if not trick:
-            value = _solve(nme, nopp, (c,), not my_turn, stock, trump, memo)
-        else:
-            lead = trick[0]
-            second_wins = beats(c, lead, trump)
-            # The leader is whoever did not just play.
-            i_win = second_wins if my_turn else not second_wins
-            pts = POINTS[lead] + POINTS[c]
-            if stock:
-                first, second = stock[0], stock[1]
-                if i_win:
-                    nme, nopp = nme | 1 << first, nopp | 1 << second
-                else:
-                    nme, nopp = nme | 1 << second, nopp | 1 << first
-            rest = _solve(nme, nopp, (), i_win, stock[2:], trump, memo)
-            value = rest + (pts if i_win else -pts)
-        if best is None or (value > best if my_turn else value < best):
-            best = value
-    assert best is not None
-    memo[key] = best
+        low, high = got
+        if low == high or low >= beta:
+            return low
+        if high <= alpha:
+            return high
+        if low > alpha:
+            alpha = low
+        if high < beta:
+            beta = high
+    else:
+        if not mover:
+            return 0
+        low, high = -_INF, _INF
+    start = alpha
+    best = -_INF
+    if lead < 0:
+        for c in _cards(mover):
+            value = -_negamax(other, mover & ~(1 << c), c, stock, -beta, -alpha, wins, memo)
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+    else:
+        for c in _cards(mover):
+            value = _follow(mover & ~(1 << c), other, lead, c, stock, alpha, beta, wins, memo)
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+    if best <= start:
+        high = best  # every move failed low: an upper bound
+    elif best >= beta:
+        low = best  # a move failed high: a lower bound
+    else:
+        low = high = best
+    memo[key] = (low, high)
     return best
+
+
+def _follow(
+    mover: int,
+    other: int,
+    lead: int,
+    card: int,
+    stock: tuple[int, ...],
+    alpha: int,
+    beta: int,
+    wins: tuple[tuple[bool, ...], ...],
+    memo: dict[_Key, _Bounds],
+) -> int:
+    """The follower's best (own points - the leader's) after it plays ``card`` to
+    ``lead`` (``mover``: its hand without ``card``; ``other``: the leader's hand), with
+    :func:`_negamax`'s window."""
+    pts = POINTS[lead] + POINTS[card]
+    if wins[lead][card]:
+        if stock:
+            mover |= 1 << stock[0]
+            other |= 1 << stock[1]
+        return pts + _negamax(mover, other, -1, stock[2:], alpha - pts, beta - pts, wins, memo)
+    if stock:
+        other |= 1 << stock[0]
+        mover |= 1 << stock[1]
+    return -pts - _negamax(other, mover, -1, stock[2:], -beta - pts, -alpha - pts, wins, memo)
+
+
+_CARDS: dict[int, tuple[int, ...]] = {}
+
+
+def _cards(mask: int) -> tuple[int, ...]:
+    """The card ids of a hand mask, remembered (endgame hands hold at most four cards)."""
+    got = _CARDS.get(mask)
+    if got is None:
+        got = tuple(_bits(mask))
+        if len(_CARDS) < 200_000:
+            _CARDS[mask] = got
+    return got
 
 
 def _bits(mask: int) -> Iterable[int]:
@@ -289,14 +478,14 @@ def _mask(cards: Iterable[int]) -> int:
     return m
 
 
-_MEMOS: dict[int, dict[tuple[Any, ...], int]] = {}
+_MEMOS: dict[int, dict[_Key, _Bounds]] = {}
 _MEMO_CAP = 200_000
 
 
-def _memo(trump: int) -> dict[tuple[Any, ...], int]:
+def _memo(trump: int) -> dict[_Key, _Bounds]:
     """Solved endgame positions for one trump suit, shared by every call: a position's
-    value depends only on the two hands, the trick, whose turn and the stock, so the
-    moves after a solved one (a search's playouts solve thousands) are looked up."""
+    value depends only on the two hands, the card led, and the stock, so the moves
+    after a solved one (a search's playouts solve thousands) are looked up."""
     memo = _MEMOS.get(trump)
     if memo is None or len(memo) > _MEMO_CAP:
         memo = _MEMOS[trump] = {}
@@ -308,42 +497,32 @@ def endgame_values(view: _View) -> dict[int, float] | None:
     if view.k != 2 or view.stock not in (0, 2):
         return None
     opp_seat = next(s for s in view.active if s != view.seat)
-    known = view.known.get(opp_seat, [])
+    known = view.known.get(opp_seat, 0)
     need = view.hidden[opp_seat]
     unseen = view.unseen
     if view.stock == 0:
-        if len(unseen) != need:
+        if view.n_unseen != need:
             return None
-        worlds: list[tuple[int, tuple[int, ...]]] = [(_mask([*known, *unseen]), ())]
+        worlds: list[tuple[int, tuple[int, ...]]] = [(known | unseen, ())]
     else:
-        if len(unseen) != need + 1:
+        if view.n_unseen != need + 1:
             return None
         worlds = [
-            (_mask([*known, *(u for u in unseen if u != hidden)]), (hidden, view.indicator))
-            for hidden in unseen
+            (known | unseen & ~(1 << hidden), (hidden, view.indicator)) for hidden in _bits(unseen)
         ]
     me = _mask(view.hand)
-    trick = tuple(view.trick)
+    lead = view.trick[0] if view.trick else -1
     values: dict[int, float] = {}
     memo = _memo(view.trump)
+    wins = _WINS[view.trump]
     for card in view.hand:
         total = 0
+        nme = me & ~(1 << card)
         for opp, stock in worlds:
-            nme = me & ~(1 << card)
-            if not trick:
-                total += _solve(nme, opp, (card,), False, stock, view.trump, memo)
+            if lead < 0:
+                total -= _negamax(opp, nme, card, stock, -_INF, _INF, wins, memo)
             else:
-                lead = trick[0]
-                i_win = beats(card, lead, view.trump)
-                pts = POINTS[lead] + POINTS[card]
-                nopp = opp
-                if stock:
-                    if i_win:
-                        nme, nopp = nme | 1 << stock[0], nopp | 1 << stock[1]
-                    else:
-                        nme, nopp = nme | 1 << stock[1], nopp | 1 << stock[0]
-                rest = _solve(nme, nopp, (), i_win, stock[2:], view.trump, memo)
-                total += rest + (pts if i_win else -pts)
+                total += _follow(nme, opp, lead, card, stock, -_INF, _INF, wins, memo)
         values[card] = total / len(worlds)
     return values
 
@@ -358,46 +537,71 @@ _SIGNAL_RANKS = {
     "trump_fante": "J",
 }
 _LOW_RANKS = ("2", "4", "5", "6", "7")
+# Per meaning naming a trump rank: that rank's index (a card id is suit * 10 + index).
+_SIGNAL_RANK_INDEX = {m: DECK.ranks.index(r) for m, r in _SIGNAL_RANKS.items()}
+_SIGNAL_ID = {m: SIGNAL_BASE + i for i, m in enumerate(SIGNAL_MEANINGS)}
 
 
 def _true_signals(hand: list[int], trump: int) -> list[str]:
-    """What this hand may truthfully signal, the most telling first."""
+    """What this hand may truthfully signal, the most telling first (meaning names)."""
     trumps = {DECK.rank(c) for c in hand if SUIT[c] == trump}
-    out = [f"signal {m}" for m, r in _SIGNAL_RANKS.items() if r in trumps]
+    out = [m for m, r in _SIGNAL_RANKS.items() if r in trumps]
     if any(SUIT[c] != trump and DECK.rank(c) in ("1", "3") for c in hand):
-        out.append("signal carico")
+        out.append("carico")
     if trumps & set(_LOW_RANKS):
-        out.append("signal low_trump")
+        out.append("low_trump")
     if not trumps:
-        out.append("signal no_trump")
+        out.append("no_trump")
     return out
 
 
 class BriscolaHeuristic(SigningHeuristic):
-    """Hand-written Briscola play; see the module docstring for the rules it follows."""
+    """Hand-written Briscola play; see the module docstring for the rules it follows.
+
+    Two front doors, one decision: :meth:`choose` reads an observation, :meth:`choose_state`
+    (for search playouts) the engine's state for the seat to act, reading only what that
+    seat's observation shows; both build a :class:`_View` and decide on it alike."""
 
     def choose(self, observation: Observation) -> int:
         """The action to take, from what this seat may know."""
         legal = legal_ids(self.game, observation)
-        strings: list[str] = list(observation["legal_actions"])
-        if "exchange" in strings:
-            return legal[strings.index("exchange")]
+        return self._decide(
+            legal,
+            lambda: _View.of_observation(self.game, observation),
+            observation.get("seat"),
+            observation.get("to_act"),
+        )
+
+    def choose_state(self, state: State) -> int:
+        """``choose(state.observation(state.to_act))``, read from the state itself."""
+        assert isinstance(state, BriscolaState)
+        seat = state.to_act
+        legal = state.legal_actions() if seat is not None else []
+        if seat is None or not legal:
+            raise RulesError(f"seat {seat!r} has no legal action in this state")
+        return self._decide(legal, lambda: _View.of_state(state, seat), seat, seat)
+
+    def _decide(
+        self, legal: list[int], make_view: Callable[[], _View], seat: Any, to_act: Any
+    ) -> int:
+        if EXCHANGE in legal:
+            return EXCHANGE
         cards = [a for a in legal if a < NUM_CARDS]
         if not cards:
-            calls = [a for a, t in zip(legal, strings, strict=True) if not t.startswith("signal")]
+            calls = [a for a in legal if not SIGNAL_BASE <= a < EXCHANGE]
             if calls:
                 return calls[0]  # only calls are legal (e.g. "decline"): nothing to weigh
-        view = _View(self.game, observation)
+        view = make_view()
         if self.signals:
-            signal = self._signal(view, strings)
+            signal = self._signal(view, legal)
             if signal is not None:
-                return legal[strings.index(signal)]
+                return signal
             if self.game.options.get("signals_truthful", True):
                 view.read_signals()
         if not cards:
             raise RulesError(
-                f"seat {observation.get('seat')!r} may only signal now (to_act is "
-                f"{observation.get('to_act')!r}) and the heuristic has no signal to make"
+                f"seat {seat!r} may only signal now (to_act is {to_act!r}) and the heuristic "
+                "has no signal to make"
                 + ("" if self.signals else " (it signals only when made with signals=True)")
             )
         exact = endgame_values(view)
@@ -409,14 +613,15 @@ class BriscolaHeuristic(SigningHeuristic):
         best = [c for c in cards if scores[c] >= top - 1e-9]
         return best[0] if len(best) == 1 else self.rng.choice(best)
 
-    def _signal(self, view: _View, strings: list[str]) -> str | None:
+    def _signal(self, view: _View, legal: list[int]) -> int | None:
         """One true signal per trick about my trumps, the most telling one."""
-        for s in view.signals:
-            if s.get("seat") == view.seat and s.get("trick") == view.trick_no:
+        for trick, seat, _meaning in view.signals:
+            if seat == view.seat and trick == view.trick_no:
                 return None
         for name in _true_signals(view.hand, view.trump):
-            if name in strings:
-                return name
+            action = _SIGNAL_ID[name]
+            if action in legal:
+                return action
         return None
 
     def explain(self, observation: Observation, action: int | str) -> tuple[str, dict[str, Any]]:
@@ -432,7 +637,7 @@ class BriscolaHeuristic(SigningHeuristic):
         cards = [DECK.parse(s) for s in strings if _is_card(s)]
         if not _is_card(text) or len(cards) <= 1:
             return "hint.briscola.only_move", {}
-        view = _View(self.game, observation)
+        view = _View.of_observation(self.game, observation)
         if self.signals and self.game.options.get("signals_truthful", True):
             view.read_signals()
         card = DECK.parse(text)
