@@ -151,6 +151,10 @@ _PRESET_IDS = tuple(PRESETS)
 _PRESET_NAME = {levels: name for name, levels in PRESETS.items()}
 _PHASE_OF = {"ranking": RANK}  # the other phases need no number here
 # The seats after ``owner`` in play order, and those of them not in ``team``.
+# The seats to play to a trick that ``leader`` leads, once ``n`` cards are on it.
+_SEATS = tuple(
+    tuple(tuple((leader + i) % 4 for i in range(n, 4)) for n in range(5)) for leader in range(4)
+)
 _AFTER = tuple(tuple((owner + i) % 4 for i in (1, 2, 3)) for owner in range(4))
 _AFTER_SOLO = tuple(
     tuple(tuple(s for s in _AFTER[owner] if s % 2 != team) for team in (0, 1)) for owner in range(4)
@@ -263,6 +267,43 @@ def _hold_row(pool: int, hidden: int) -> tuple[float, ...]:
     return row
 
 
+Seat = tuple[int, tuple[float, ...], bool]  # a seat, its hold chances, on the bot's team
+Steps = tuple[tuple[float, float], ...]
+_PREPARED: dict[
+    tuple[int, int, tuple[int, ...], tuple[int, ...]], tuple[Steps, tuple[Seat, ...]]
+] = {}
+
+
+def _prepare(
+    pool: int, team: int, after: tuple[int, ...], hidden: tuple[int, ...]
+) -> tuple[Steps, tuple[Seat, ...]]:
+    """A race's seats ``after`` (the bot on ``team``; ``hidden`` cards per seat, ``pool``
+    unseen): each seat with its hold chances (:func:`_hold_row`) and its side, and for a
+    level none of them is known to hold, per number of its unseen cards (0-4), the chance
+    that none of them holds it (``free``) and that the first holder is the team's
+    (``ours``), seats in order."""
+    key = (pool, team, after, hidden)
+    hit = _PREPARED.get(key)
+    if hit is not None:
+        return hit
+    seats = tuple((s, _hold_row(pool, hidden[s]), s % 2 == team) for s in after)
+    steps = []
+    for good in range(5):
+        free, ours = 1.0, 0.0
+        for _s, row, ally in seats:
+            p = row[good]
+            if p <= 0.0:
+                continue
+            if ally:
+                ours += free * p
+            free *= 1.0 - p
+        steps.append((free, ours))
+    if len(_PREPARED) >= 4096:
+        _PREPARED.clear()
+    out = _PREPARED[key] = (tuple(steps), seats)
+    return out
+
+
 def _ids(mask: int) -> list[int]:
     out = []
     while mask:
@@ -331,6 +372,7 @@ class _View(TrickView):
     hidden: list[int]
     partner_open: bool
     unseen_at: list[int]
+    seats: tuple[int, ...]  # the seats still to play to the trick (the bot included)
     signed: bool
 
     def __init__(self, obs: Mapping[str, Any], read_signals: bool) -> None:
@@ -421,18 +463,21 @@ class _View(TrickView):
         for _, card in self.trick:
             seen |= 1 << card
         key = rk.key.__getitem__
-        self.hand = sorted(_ids(mine), key=key)
+        self.hand = hand = _ids(mine)
+        hand.sort(key=key)
         known = shown & ~seen & ~mine
         sizes = self.hand_sizes
         if known.bit_count() > sizes[partner]:
             known = 0  # an inconsistent picture (shown cards mixed up): trust none
-        self.partner_known = sorted(_ids(known), key=key)
+        self.partner_known = _ids(known)
+        self.partner_known.sort(key=key)
         unseen = _FULL & ~(seen | mine | known)
         self.n_unseen = unseen.bit_count()
         hidden = list(sizes)
         hidden[seat] = 0
         hidden[partner] = max(0, sizes[partner] - known.bit_count())
         self.hidden = hidden
+        self._hidden = tuple(hidden)
         self.partner_open = hidden[partner] == 0 and sizes[partner] > 0
         self.unseen_at = [(unseen & m).bit_count() for m in rk.masks]
         levels = [0, 0, 0, 0]  # per seat, a bit per strength it surely holds
@@ -442,7 +487,11 @@ class _View(TrickView):
         for card in self.partner_known:
             levels[partner] |= 1 << strength[card]
         self._levels = levels
-        self._holding: list[list[float] | None] = [None, None, None, None]
+        trick = self.trick
+        self.seats = _SEATS[trick[0][0] if trick else self.to_play][len(trick)]
+        self._after = self.seats[1:]  # after the bot, when it plays now
+        self._holder = self.best(trick) if trick else (-1, -1)
+        self._qs: dict[int, float] = {}
         self._runs: dict[tuple[int, ...], list[tuple[float, float]]] = {}
         self._values: dict[int, tuple[float, float]] = {}
 
@@ -481,21 +530,9 @@ class _View(TrickView):
 
     def hold(self, seat: int, level: int) -> float:
         """The chance that ``seat`` holds a card of strength ``level``."""
-        return self._holds(seat)[level]
-
-    def _holds(self, seat: int) -> list[float]:
-        """Per strength, the chance that ``seat`` holds a card of it."""
-        table = self._holding[seat]
-        if table is None:
-            row = _hold_row(self.n_unseen, self.hidden[seat])
-            table = [row[good] for good in self.unseen_at]
-            known = self._levels[seat]
-            while known:
-                low = known & -known
-                table[low.bit_length() - 1] = 1.0
-                known ^= low
-            self._holding[seat] = table
-        return table
+        if self._levels[seat] >> level & 1:
+            return 1.0
+        return _hold_row(self.n_unseen, self.hidden[seat])[self.unseen_at[level]]
 
     # -- odds --------------------------------------------------------------------------
 
@@ -512,27 +549,37 @@ class _View(TrickView):
         stronger level among ``after`` (levels strongest first, seats in order) is the
         team's, and the chance that nobody holds one.  Kept per ``after`` from the top
         level down, so that every level is priced once a decision."""
+        need = self.rk.top - top  # levels above ``top``
         run = self._runs.get(after)
         if run is None:
             run = self._runs[after] = [(0.0, 1.0)]
-        need = self.rk.top - top  # levels above ``top``
-        if need < len(run):
+        elif need < len(run):
             return run[need]
-        tables = [(self._holds(s), s % 2 == self.team) for s in after]
+        steps, seats = _prepare(self.n_unseen, self.team, after, self._hidden)
+        known_at = self._levels
+        known = 0  # the levels some seat of ``after`` surely holds
+        for s in after:
+            known |= known_at[s]
+        at = self.unseen_at
+        append = run.append
         result, none_above = run[-1]
         for level in range(self.rk.top - len(run) + 1, top, -1):
             if none_above > 0.0:  # else nobody is left to beat: nothing changes
-                free, ours = 1.0, 0.0
-                for table, team in tables:
-                    p = table[level]
-                    if p <= 0.0:
-                        continue
-                    if team:
-                        ours += free * p
-                    free *= 1.0 - p
+                if known >> level & 1:
+                    free, ours = 1.0, 0.0
+                    good = at[level]
+                    for s, row, ally in seats:
+                        p = 1.0 if known_at[s] >> level & 1 else row[good]
+                        if p <= 0.0:
+                            continue
+                        if ally:
+                            ours += free * p
+                        free *= 1.0 - p
+                else:  # its chances depend only on its unseen cards
+                    free, ours = steps[at[level]]
                 result += none_above * ours
                 none_above *= free
-            run.append((result, none_above))
+            append((result, none_above))
         return run[need]
 
     def q(self, owner: int, card: int, solo: bool = False) -> float:
@@ -542,31 +589,40 @@ class _View(TrickView):
         result, none_above = self._race(self.strength[card], after)
         return result + none_above * (1.0 if owner % 2 == self.team else 0.0)
 
+    def _lead(self, owner: int, card: int) -> float:
+        """:meth:`q` as :meth:`chances` asks it (alone against the opponents when the
+        partner's hand is open), once a card."""
+        key = owner << 6 | card
+        q = self._qs.get(key)
+        if q is None:
+            q = self._qs[key] = self.q(owner, card, self.partner_open)
+        return q
+
     def chances(self, mine: Sequence[int], partners: Sequence[int]) -> list[float]:
         """Per later trick, the chance the team takes it with these cards left."""
+        lead = self._lead
         if self.partner_open:
-            qs = [self.q(self.seat, c, True) for c in mine]
-            qs += [self.q(self.partner, c, True) for c in partners]
+            qs = [lead(self.seat, c) for c in mine]
+            qs += [lead(self.partner, c) for c in partners]
             return sorted(qs, reverse=True)[: len(mine)]
-        return [self.q(self.seat, c) for c in mine]
-
-    def trick_seats(self) -> list[int]:
-        """The seats still to play to the current trick (the bot included)."""
-        leader = self.trick[0][0] if self.trick else self.to_play
-        return [(leader + i) % 4 for i in range(len(self.trick), 4)]
+        return [lead(self.seat, c) for c in mine]
 
     def spend(self, seat: int, plays: Sequence[tuple[int, int]]) -> int | None:
         """The card a known hand puts on this trick: the cheapest that takes it from the
         opponents, else its lowest."""
         cards = self.hand if seat == self.seat else self.partner_known
+        if cards and not plays:
+            return cards[-1]
+        return self._spend(cards, *self.best(plays)) if cards else None
+
+    def _spend(self, cards: Sequence[int], holder: int, best: int) -> int | None:
+        """:meth:`spend` of ``cards`` on a trick that ``holder`` holds with ``best``."""
         if not cards:
             return None
-        if not plays:
-            return cards[-1]
-        holder, best = self.best(plays)
         if holder % 2 != self.team:
+            strength = self.strength
             for c in cards:
-                if self.beats(c, best):
+                if strength[c] > strength[best]:
                     return c
         return cards[0]
 
@@ -575,13 +631,18 @@ class _View(TrickView):
         hit = self._values.get(card)
         if hit is not None:
             return hit
-        plays = [*self.trick, (self.seat, card)]
-        after = self.trick_seats()[1:]
-        p = self.p_take(plays, after)
+        # p_take of the trick with ``card`` on it (it holds the trick if stronger)
+        strength = self.strength
+        holder, best = self._holder
+        if holder < 0 or strength[card] > strength[best]:
+            holder, best = self.seat, card
+        after = self._after
+        result, none_above = self._race(strength[best], after)
+        p = result + none_above * (1.0 if holder % 2 == self.team else 0.0)
         mine = [c for c in self.hand if c != card]
         partners = self.partner_known
         if self.partner in after and self.partner_open:
-            spent = self.spend(self.partner, plays)
+            spent = self._spend(partners, holder, best)
             partners = [c for c in partners if c != spent]
         out = trick_value(p, self.won, self.lost, self.chances(mine, partners)), p
         self._values[card] = out
@@ -591,7 +652,7 @@ class _View(TrickView):
         """``E``: the chance that the bot's team wins the deal in progress."""
         if not self.hand:
             return deal_odds(self.won, self.lost, [])
-        seats = self.trick_seats()
+        seats = self.seats
         if seats and seats[0] == self.seat:
             return max(self.value(c)[0] for c in self.hand)
         mine = list(self.hand)
@@ -652,7 +713,8 @@ class _StateTurn(_Turn):
     def __init__(self, state: TrionfettiState, seat: int) -> None:
         self.state = state
         self.seat = seat
-        self.legal = set(state.legal_actions())
+        legal = state.legal_actions()
+        self.legal = set(legal) if len(legal) > 8 else legal  # messages: a long list
         self.phase = state._m & PHASE_MASK
         self.to_act = seat
         self.must_answer = True  # ``accept`` is legal only for the answering team
