@@ -43,7 +43,12 @@ _CHUNK = 256
 # Share of a configuration's time spent in each phase.
 _SHARE_PLAY, _SHARE_APPLY, _SHARE_LEGAL, _SHARE_OBS = 0.5, 0.25, 0.1, 0.15
 
-EPILOG = """\
+TEXT = """\
+measure engine speed with random play
+
+Measure engine speed with uniform random play through the public API (legal_actions,
+apply, observation).
+
 examples:
   mazo bench                          every game, every player count, ~3 s per game
   mazo bench briscola --players 2     one configuration, all 3 s on it
@@ -57,18 +62,16 @@ same machine only.
 """
 
 
+_BOTS_HELP = (
+    "time bots instead of the engine: each listed bot (e.g. hard,expert) makes "
+    "--moves timed decisions against 'normal' per configuration; reports ms per "
+    "move, moves within the budget + 20%%, and search samples per second"
+)
+
+
 def add_parser(subparsers: Any) -> None:
     """Register ``mazo bench``."""
-    p = subcommand(
-        subparsers,
-        "bench",
-        help="measure engine speed with random play",
-        description=(
-            "Measure engine speed with uniform random play through the public API "
-            "(legal_actions, apply, observation)."
-        ),
-        epilog=EPILOG,
-    )
+    p = subcommand(subparsers, "bench", TEXT)
     p.add_argument("game", nargs="?", metavar="GAME", help="one game (default: every game)")
     p.add_argument(
         "--players",
@@ -89,15 +92,7 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument("--seed", type=int, default=1, metavar="N", help="seed of the deals (1)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    p.add_argument(
-        "--bots",
-        metavar="A,B",
-        help=(
-            "time bots instead of the engine: each listed bot (e.g. hard,expert) makes "
-            "--moves timed decisions against 'normal' per configuration; reports ms per "
-            "move, moves within the budget + 20%%, and search samples per second"
-        ),
-    )
+    p.add_argument("--bots", metavar="A,B", help=_BOTS_HELP)
     p.add_argument(
         "--moves", type=int, default=20, metavar="N", help="timed decisions per bot (20)"
     )

@@ -11,6 +11,7 @@ import contextlib
 import difflib
 import json
 import re
+import secrets
 import shutil
 import sys
 import textwrap
@@ -18,19 +19,20 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO, TypeVar
 
 from mazo.bots import BOTS, list_bots
-from mazo.core.errors import RulesError
+from mazo.core.errors import MazoError, RulesError
 from mazo.core.game import Game, Option, State
 from mazo.games import GAMES, list_games, load_game
-from mazo.render import CARD_STYLES, LANGUAGES
+from mazo.render import CARD_STYLES, LANGUAGES, View, default_language, rank_labels
 
 __all__ = [
     "CliError",
     "Output",
+    "add_batch_flags",
     "add_card_flags",
     "add_listing_flags",
-    "add_players_flag",
+    "add_match_flags",
     "add_rules_flags",
-    "add_seed_flag",
+    "batch_start",
     "did_you_mean",
     "events_for",
     "game_class",
@@ -43,9 +45,11 @@ __all__ = [
     "print_json",
     "print_table",
     "raw_formatter",
+    "reported",
     "seat_or_spectator",
     "split_option",
     "subcommand",
+    "table_view",
     "variant_option",
     "with_progress",
 ]
@@ -404,31 +408,98 @@ def raw_formatter(prog: str) -> argparse.HelpFormatter:
     return _HelpFormatter(prog, max_help_position=30)
 
 
-def subcommand(
-    subparsers: Any, name: str, help: str, description: str, epilog: str
-) -> argparse.ArgumentParser:
-    """Register ``mazo <name>``: every subcommand's help wraps its description and keeps
-    its epilog's example lines as written (:func:`raw_formatter`)."""
+def subcommand(subparsers: Any, name: str, text: str) -> argparse.ArgumentParser:
+    """Register ``mazo <name>``.  ``text`` is the command's help in three parts split by
+    blank lines: the one-line summary ``mazo --help`` lists, the description (one
+    paragraph, wrapped to the terminal) and the epilog (examples and notes, whose example
+    lines keep their layout: :func:`raw_formatter`)."""
+    summary, description, epilog = text.split("\n\n", 2)
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        name, help=help, description=description, epilog=epilog, formatter_class=raw_formatter
+        name,
+        help=summary,
+        description=" ".join(description.split()),
+        epilog=epilog,
+        formatter_class=raw_formatter,
     )
     return parser
 
 
-def add_players_flag(p: argparse.ArgumentParser) -> None:
-    """``--players``/``-n`` of the commands that start matches of one game."""
+def add_match_flags(
+    p: argparse.ArgumentParser, game: str, seed: str, optional: bool = False
+) -> None:
+    """GAME, ``--players``/``-n``, ``--seed``, ``--variant`` and ``--option``: the flags of
+    every command that plays matches of one game (play, sim, tournament).  ``game`` and
+    ``seed`` are their help texts; ``optional``: GAME may be left out (``--list-bots``)."""
+    p.add_argument("game", nargs="?" if optional else None, metavar="GAME", help=game)
     p.add_argument(
         "--players", "-n", type=int, metavar="N", help="number of players (default: the game's)"
     )
+    p.add_argument("--seed", type=int, metavar="S", help=seed)
+    add_rules_flags(p)
 
 
-def add_seed_flag(p: argparse.ArgumentParser) -> None:
-    """``--seed`` of the batch commands (sim, tournament): one seed for everything."""
-    p.add_argument(
-        "--seed",
-        type=int,
-        metavar="S",
-        help="seed for all deals and bots (default: random, printed with the results)",
+def add_batch_flags(
+    p: argparse.ArgumentParser,
+    game: str,
+    games: tuple[int, str],
+    bots: tuple[str, str, str],
+    optional: bool = False,
+) -> None:
+    """The flags of the batch commands (sim, tournament): :func:`add_match_flags` with one
+    seed for everything, ``--games``/``-g`` (``games``: its default and help),
+    ``--bots``/``-b`` (``bots``: default, metavar, help), ``--json`` and
+    :func:`add_listing_flags`."""
+    add_match_flags(p, game, _BATCH_SEED, optional)
+    p.add_argument("--games", "-g", type=int, default=games[0], metavar="N", help=games[1])
+    p.add_argument("--bots", "-b", default=bots[0], metavar=bots[1], help=bots[2])
+    p.add_argument("--json", action="store_true", help="print only JSON results on stdout")
+    add_listing_flags(p)
+
+
+_BATCH_SEED = "seed for all deals and bots (default: random, printed with the results)"
+
+
+def batch_start(args: argparse.Namespace, what: str = "") -> tuple[Game, int, bool]:
+    """What a batch command reads first from its flags: the game, the seed (random when
+    not given) and whether to show a progress bar; ``--games`` must be positive (``what``
+    says what it counts), and ``--address`` goes with ``--backend ray`` only."""
+    game = game_from_args(args.game, args.players, args.variant, args.option)
+    if args.games < 1:
+        raise CliError(f"--games{what} must be at least 1, not {args.games}")
+    if args.address is not None and args.backend != "ray":
+        raise CliError("--address names a Ray cluster: use it with --backend ray")
+    seed = args.seed if args.seed is not None else secrets.randbits(32)
+    return game, seed, not args.json and not args.no_progress and isatty(sys.stderr)
+
+
+def reported(command: str, out: Output, body: Callable[[], int]) -> int:
+    """``body()``, with a user error printed as ``mazo <command>: error: ...``: a
+    :class:`CliError`'s exit code, else 2 (a :class:`~mazo.core.errors.MazoError`)."""
+    try:
+        return body()
+    except CliError as err:
+        out.error(f"mazo {command}: error: {err}")
+        return err.code
+    except MazoError as err:
+        out.error(f"mazo {command}: error: {err}")
+        return 2
+
+
+def table_view(
+    game: Game, viewer: int | None, names: Sequence[str], cards: str, lang: str | None
+) -> View:
+    """The :class:`~mazo.render.View` of a command that shows a table (play, replay):
+    ``cards`` and ``lang`` as ``--cards`` and ``--lang`` give them (None: the game's
+    language)."""
+    return View(
+        players=game.players,
+        side_of=tuple(game.info.side_of),
+        viewer=viewer,
+        seat_names=tuple(names),
+        style=cards,
+        lang=lang or default_language(game.name, game.options),
+        game=game.name,
+        ranks=rank_labels(game.name, game.options),
     )
 
 

@@ -18,14 +18,13 @@ from typing import Any
 from mazo.core.errors import IllegalActionError, InvalidActionError, MazoError, RulesError
 from mazo.core.game import Game, State
 from mazo.core.rng import derive_seed
-from mazo.render import GameText, View, default_language, text_for
+from mazo.render import GameText, default_language, text_for
 
 from .common import (
     CliError,
     Output,
     add_card_flags,
-    add_players_flag,
-    add_rules_flags,
+    add_match_flags,
     did_you_mean,
     events_for,
     game_from_args,
@@ -33,6 +32,7 @@ from .common import (
     line_editing,
     options_help,
     subcommand,
+    table_view,
 )
 
 __all__ = ["HELP", "Quit", "Session", "add_parser", "run"]
@@ -43,7 +43,12 @@ PAUSES = ("trick", "card", "never")
 """``--pause``: when the play loop stops for the human's out-of-turn calls."""
 CONTINUE = -1
 """What :meth:`Session.ask` returns when the human lets the game go on at a pause."""
-EPILOG = """\
+TEXT = """\
+play a match in the terminal against bots
+
+Play a match in the terminal: you take one seat, bots take the others. You see only what
+your seat may see.
+
 examples:
   mazo play briscola --players 2 --vs heuristic
   mazo play briscola --players 4 --seat 2 --seed 7        # you and seat 0 against 1 and 3
@@ -85,18 +90,10 @@ HELP_END = """\
 
 def add_parser(subparsers: Any) -> None:
     """Register ``mazo play``."""
-    p = subcommand(
-        subparsers,
-        "play",
-        help="play a match in the terminal against bots",
-        description=(
-            "Play a match in the terminal: you take one seat, bots take the others. "
-            "You see only what your seat may see."
-        ),
-        epilog=EPILOG,
+    p = subcommand(subparsers, "play", TEXT)
+    add_match_flags(
+        p, "the game to play, e.g. briscola", "seed for the deals and the bots (reproducible)"
     )
-    p.add_argument("game", metavar="GAME", help="the game to play, e.g. briscola")
-    add_players_flag(p)
     p.add_argument("--seat", type=int, default=0, metavar="S", help="your seat (default 0)")
     p.add_argument(
         "--vs",
@@ -107,10 +104,6 @@ def add_parser(subparsers: Any) -> None:
             "not available); a comma list gives one bot per other seat in seat order"
         ),
     )
-    p.add_argument(
-        "--seed", type=int, metavar="N", help="seed for the deals and the bots (reproducible)"
-    )
-    add_rules_flags(p)
     p.add_argument("--save", metavar="FILE", help="write the game record (JSON) to FILE")
     p.add_argument(
         "--setup",
@@ -202,16 +195,7 @@ class Session:
                 names.append(f"Seat {s} ({tag})")
         self.names = names
         self.bot_names = dict(bot_names)
-        self.view = View(
-            players=n,
-            side_of=tuple(game.info.side_of),
-            viewer=seat,
-            seat_names=tuple(names),
-            style=style,
-            lang=lang,
-            game=game.name,
-            ranks=self.text.rank_labels(game.options),
-        )
+        self.view = table_view(game, seat, names, style, lang)
         self.deal_seats: list[int] = list(range(n))
         self.hand: list[str] = []  # the human's hand in the order its cards came
 

@@ -20,9 +20,7 @@ from mazo.core.game import State
 from mazo.record import load_record
 from mazo.render import (
     View,
-    default_language,
     prepare_events,
-    rank_labels,
     render_event,
     render_observation,
 )
@@ -35,13 +33,19 @@ from .common import (
     line_editing,
     seat_or_spectator,
     subcommand,
+    table_view,
 )
 
 __all__ = ["add_parser", "run"]
 
 _MESSAGES = ("signal", "consult", "announce", "tell", "say")
 
-EPILOG = """\
+TEXT = """\
+step through a saved game record from one seat's view
+
+Step through a game record (as written by 'mazo play --save') from one seat's view,
+re-validating every action.
+
 examples:
   mazo replay match.json                  everything a spectator saw
   mazo replay match.json --seat 0         seat 0's view: its hand at every step
@@ -58,16 +62,7 @@ valid record (unreadable, not JSON, or an action the rules reject).
 
 def add_parser(subparsers: Any) -> None:
     """Register ``mazo replay``."""
-    p = subcommand(
-        subparsers,
-        "replay",
-        help="step through a saved game record from one seat's view",
-        description=(
-            "Step through a game record (as written by 'mazo play --save') from one "
-            "seat's view, re-validating every action."
-        ),
-        epilog=EPILOG,
-    )
+    p = subcommand(subparsers, "replay", TEXT)
     p.add_argument("file", metavar="FILE", help="a mazo record (JSON)")
     p.add_argument(
         "--seat",
@@ -112,16 +107,7 @@ def run(args: argparse.Namespace) -> int:
         out.error(f"mazo replay: error: --seat must be 0..{n - 1} or 'spectator', not {seat}")
         return 2
     names = _seat_names(record, n)
-    view = View(
-        players=n,
-        side_of=tuple(game.info.side_of),
-        viewer=seat,
-        seat_names=tuple(names),
-        style=args.cards,
-        lang=args.lang or default_language(game.name, game.options),
-        game=game.name,
-        ranks=rank_labels(game.name, game.options),
-    )
+    view = table_view(game, seat, names, args.cards, args.lang)
     actions: list[Mapping[str, Any]] = list(record["actions"])
     state = mazo.replay({**record, "actions": []})
     interactive = args.step or (not args.all and isatty(sys.stdin))

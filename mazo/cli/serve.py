@@ -13,7 +13,11 @@ from typing import Any
 
 from .common import subcommand
 
-EPILOG = """\
+TEXT = """\
+play in the browser: tables for friends and bots
+
+Serve the lobby, the table pages, the JSON API and the table sockets.
+
 examples:
   mazo serve                              http://127.0.0.1:8000, tables in ./mazo.sqlite3
   mazo serve --host 0.0.0.0 --port 8080   reachable from the local network
@@ -35,13 +39,7 @@ The protocol for scripts and other clients is in docs/protocol.md.
 
 def add_parser(subparsers: Any) -> None:
     """Register ``mazo serve``."""
-    p = subcommand(
-        subparsers,
-        "serve",
-        help="play in the browser: tables for friends and bots",
-        description="Serve the lobby, the table pages, the JSON API and the table sockets.",
-        epilog=EPILOG,
-    )
+    p = subcommand(subparsers, "serve", TEXT)
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default %(default)s)")
     p.add_argument("--port", type=int, default=8000, help="port (default %(default)s)")
     p.add_argument(

@@ -7,13 +7,10 @@ on stderr (only on a terminal) and prints a table, or JSON alone with ``--json``
 from __future__ import annotations
 
 import argparse
-import secrets
-import sys
 from pathlib import Path
 from typing import Any
 
 from mazo.bots import list_bots, parse_option_value
-from mazo.core.errors import MazoError
 from mazo.render import text_for
 from mazo.sim import SimResult
 from mazo.sim import run as run_sim
@@ -22,25 +19,29 @@ from mazo.sim.runner import BACKENDS
 from .common import (
     CliError,
     Output,
-    add_listing_flags,
-    add_players_flag,
-    add_rules_flags,
-    add_seed_flag,
-    game_from_args,
+    add_batch_flags,
+    batch_start,
     listed,
     print_json,
     print_table,
+    reported,
     split_option,
     subcommand,
     with_progress,
 )
 
-__all__ = ["add_backend_flags", "add_parser", "check_backend_args", "parse_bot_options", "run"]
+__all__ = ["add_backend_flags", "add_parser", "parse_bot_options", "run"]
 
 DEFAULT_BOTS = "heuristic,random"
 DEFAULT_GAMES = 100
 
-EPILOG = """\
+TEXT = """\
+play bots against each other and report win rates
+
+Play many matches between bots, rotating seats so no bot keeps a seat or the lead, and
+report each bot's win rate with a 95% confidence interval, its mean points per deal and
+its mean final score (per game: see below).
+
 examples:
   mazo sim briscola --games 200 --bots heuristic,random --players 2 --seed 1
   mazo sim briscola --games 100 --players 4 --json > result.json
@@ -65,40 +66,20 @@ Envite "stones/deal" (stones awarded per deal, 0 for a chico won outright) and "
 
 def add_parser(subparsers: Any) -> None:
     """Register ``mazo sim``."""
-    p = subcommand(
-        subparsers,
-        "sim",
-        help="play bots against each other and report win rates",
-        description=(
-            "Play many matches between bots, rotating seats so no bot keeps a seat or the "
-            "lead, and report each bot's win rate with a 95% confidence interval, its mean "
-            "points per deal and its mean final score (per game: see below)."
-        ),
-        epilog=EPILOG,
+    p = subcommand(subparsers, "sim", TEXT)
+    bots = (
+        f"comma-separated bot names, one per side in the first match (default "
+        f"{DEFAULT_BOTS}; bots: {', '.join(list_bots())}, or a plugin "
+        "package.module:factory); a repeated name is numbered"
     )
-    p.add_argument("game", nargs="?", metavar="GAME", help="the game to simulate, e.g. briscola")
-    p.add_argument(
-        "--games",
-        "-g",
-        type=int,
-        default=DEFAULT_GAMES,
-        metavar="N",
-        help=f"number of matches (default {DEFAULT_GAMES})",
+    games = f"number of matches (default {DEFAULT_GAMES})"
+    add_batch_flags(
+        p,
+        "the game to simulate, e.g. briscola",
+        (DEFAULT_GAMES, games),
+        (DEFAULT_BOTS, "A,B,...", bots),
+        optional=True,
     )
-    p.add_argument(
-        "--bots",
-        "-b",
-        default=DEFAULT_BOTS,
-        metavar="A,B,...",
-        help=(
-            f"comma-separated bot names, one per side in the first match (default "
-            f"{DEFAULT_BOTS}; bots: {', '.join(list_bots())}, or a plugin "
-            "package.module:factory); a repeated name is numbered"
-        ),
-    )
-    add_players_flag(p)
-    add_seed_flag(p)
-    add_rules_flags(p)
     p.add_argument(
         "--bot-option",
         action="append",
@@ -106,10 +87,8 @@ def add_parser(subparsers: Any) -> None:
         metavar="NAME=VALUE",
         help="an option given to every bot (repeatable), e.g. --bot-option signals=true",
     )
-    p.add_argument("--json", action="store_true", help="print only JSON results on stdout")
     p.add_argument("--save", metavar="DIR", help="write each match record to DIR/match-NNNN.json")
     add_backend_flags(p)
-    add_listing_flags(p)
 
 
 def add_backend_flags(p: argparse.ArgumentParser) -> None:
@@ -134,12 +113,6 @@ def add_backend_flags(p: argparse.ArgumentParser) -> None:
     )
 
 
-def check_backend_args(args: argparse.Namespace) -> None:
-    """``--address`` only makes sense with ``--backend ray``."""
-    if args.address is not None and args.backend != "ray":
-        raise CliError("--address names a Ray cluster: use it with --backend ray")
-
-
 def parse_bot_options(items: list[str]) -> dict[str, Any]:
     """``["signals=true"]`` -> ``{"signals": True}`` (booleans, ints, else text).
 
@@ -156,36 +129,28 @@ def parse_bot_options(items: list[str]) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     """Run the simulation: 0 on success, 2 on bad arguments (one line on stderr)."""
     out = Output(color=not args.json)
-    try:
+
+    def body() -> int:
         if listed(out, args):
             return 0
         if args.game is None:  # optional only for --list-bots
             raise CliError(f"GAME is required, e.g. mazo sim briscola; games: {_games()}")
-        game = game_from_args(args.game, args.players, args.variant, args.option)
-        if args.games < 1:
-            raise CliError(f"--games must be at least 1, not {args.games}")
-        check_backend_args(args)
+        game, seed, show = batch_start(args)
         bot_names = [b.strip() for b in str(args.bots).split(",") if b.strip()]
         if not bot_names:
             raise CliError(f"--bots needs bot names, e.g. heuristic,random; bots: {list_bots()}")
-        seed = args.seed if args.seed is not None else secrets.randbits(32)
         bot_options = parse_bot_options(args.bot_option)
-        show = not args.json and not args.no_progress and sys.stderr.isatty()
-        result = _simulate(game.name, bot_names, args, game, seed, bot_options, show)
-    except CliError as err:
-        out.error(f"mazo sim: error: {err}")
-        return err.code
-    except MazoError as err:
-        out.error(f"mazo sim: error: {err}")
-        return 2
-    except OSError as err:  # --save into a place that cannot be written
-        out.error(f"mazo sim: error: cannot save records: {err}")
-        return 2
-    if args.json:
-        print_json(result)
-    else:
-        _print_table(out, result, args.save)
-    return 0
+        try:
+            result = _simulate(game.name, bot_names, args, game, seed, bot_options, show)
+        except OSError as err:  # --save into a place that cannot be written
+            raise CliError(f"cannot save records: {err}") from None
+        if args.json:
+            print_json(result)
+        else:
+            _print_table(out, result, args.save)
+        return 0
+
+    return reported("sim", out, body)
 
 
 def _simulate(

@@ -8,13 +8,11 @@ shows a progress bar on stderr (only on a terminal), prints tables (or JSON alon
 from __future__ import annotations
 
 import argparse
-import secrets
 import sys
 from pathlib import Path
 from typing import Any
 
 from mazo.bots import list_bots
-from mazo.core.errors import MazoError
 from mazo.render import text_for
 from mazo.sim.elo import ANCHOR
 from mazo.sim.tournament import (
@@ -28,26 +26,31 @@ from mazo.sim.tournament import (
 from .common import (
     CliError,
     Output,
-    add_listing_flags,
-    add_players_flag,
-    add_rules_flags,
-    add_seed_flag,
-    game_from_args,
+    add_batch_flags,
+    batch_start,
     isatty,
     listed,
     print_json,
     print_table,
+    reported,
     subcommand,
     with_progress,
 )
-from .sim import add_backend_flags, check_backend_args
+from .sim import add_backend_flags
 
 __all__ = ["add_parser", "run"]
 
 DEFAULT_BOTS = "heuristic,random"
 DEFAULT_GAMES = 50
 
-EPILOG = """\
+TEXT = """\
+round robin between bots on duplicate deals, with Elo ratings
+
+Play every pair of bots on the same deals with the sides rotated (duplicate deals), and
+report per pair and per bot the win rate with its 95% confidence interval, mean points
+per deal and final score with 95% intervals, how often each bot did better on the same
+cards, and an Elo table.
+
 examples:
   mazo tournament briscola --bots heuristic,random --games 200 --seed 1
   mazo tournament briscola --bots heuristic,random,ismcts:iterations=50 --games 20
@@ -83,41 +86,21 @@ sweep finite), shifted so the mean rating is 1500.  The results do not depend on
 
 def add_parser(subparsers: Any) -> None:
     """Register ``mazo tournament``."""
-    p = subcommand(
-        subparsers,
-        "tournament",
-        help="round robin between bots on duplicate deals, with Elo ratings",
-        description=(
-            "Play every pair of bots on the same deals with the sides rotated (duplicate "
-            "deals), and report per pair and per bot the win rate with its 95% confidence "
-            "interval, mean points per deal and final score with 95% intervals, how often "
-            "each bot did better on the same cards, and an Elo table."
-        ),
-        epilog=EPILOG,
+    p = subcommand(subparsers, "tournament", TEXT)
+    games = (
+        f"deal sets per pair (default {DEFAULT_GAMES}); each is played under every "
+        "rotation, so matches = pairs x N x rotations"
     )
-    p.add_argument("game", metavar="GAME", help="the game to play, e.g. briscola")
-    p.add_argument(
-        "--bots",
-        "-b",
-        default=DEFAULT_BOTS,
-        metavar="A,B[,C...]",
-        help=(
-            f"comma-separated bot specs, NAME[:KEY=VALUE...] (default {DEFAULT_BOTS}; "
-            f"bots: {', '.join(list_bots())})"
-        ),
+    bots = (
+        f"comma-separated bot specs, NAME[:KEY=VALUE...] (default {DEFAULT_BOTS}; "
+        f"bots: {', '.join(list_bots())})"
     )
-    p.add_argument(
-        "--games",
-        "-g",
-        type=int,
-        default=DEFAULT_GAMES,
-        metavar="N",
-        help=(
-            f"deal sets per pair (default {DEFAULT_GAMES}); each is played under every "
-            "rotation, so matches = pairs x N x rotations"
-        ),
+    add_batch_flags(
+        p,
+        "the game to play, e.g. briscola",
+        (DEFAULT_GAMES, games),
+        (DEFAULT_BOTS, "A,B[,C...]", bots),
     )
-    add_players_flag(p)
     p.add_argument(
         "--workers",
         "-w",
@@ -128,31 +111,25 @@ def add_parser(subparsers: Any) -> None:
             "with --backend ray the cluster's CPUs decide instead"
         ),
     )
-    add_seed_flag(p)
-    add_rules_flags(p)
-    p.add_argument("--json", action="store_true", help="print only JSON results on stdout")
     p.add_argument(
         "--plot",
         metavar="FILE.png",
         help="also draw win rates and Elo ratings as a PNG (needs pip install 'mazo[plot]')",
     )
     add_backend_flags(p)
-    add_listing_flags(p)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the tournament: 0 on success, 2 on bad arguments (one line on stderr)."""
     out = Output(color=not args.json)
-    try:
+
+    def body() -> int:
         if listed(out, args):
             return 0
-        game = game_from_args(args.game, args.players, args.variant, args.option)
-        if args.games < 1:
-            raise CliError(f"--games (deal sets per pair) must be at least 1, not {args.games}")
+        game, seed, show = batch_start(args, " (deal sets per pair)")
         workers = args.workers if args.workers is not None else default_workers()
         if workers < 1:
             raise CliError(f"--workers must be at least 1, not {workers}")
-        check_backend_args(args)
         specs = [b.strip() for b in str(args.bots).split(",") if b.strip()]
         if len(specs) < 2:
             raise CliError(
@@ -162,8 +139,6 @@ def run(args: argparse.Namespace) -> int:
         plot = Path(args.plot) if args.plot else None
         if plot is not None:
             _check_plot_path(plot)
-        seed = args.seed if args.seed is not None else secrets.randbits(32)
-        show = not args.json and not args.no_progress and sys.stderr.isatty()
         result = _play(game, specs, args.games, seed, workers, show, args.backend, args.address)
         if args.json:
             print_json(result)
@@ -178,13 +153,9 @@ def run(args: argparse.Namespace) -> int:
                 raise CliError(f"cannot write the plot: {err}") from None
             if not args.json:
                 out.line(f"plot written to {plot}")
-    except CliError as err:
-        out.error(f"mazo tournament: error: {err}")
-        return err.code
-    except MazoError as err:
-        out.error(f"mazo tournament: error: {err}")
-        return 2
-    return 0
+        return 0
+
+    return reported("tournament", out, body)
 
 
 def _check_plot_path(path: Path) -> None:
