@@ -1,7 +1,8 @@
 """Plain-text rendering of observations and events, for the terminal and for logs.
 
 One file per game (``mazo/render/<game>.py``, each defining ``TEXT``, a
-:class:`~mazo.render.common.GameText`) and :mod:`mazo.render.common` for what they share.
+:class:`~mazo.render.common.GameText`) and :mod:`mazo.render.common` for what they share
+(card names: ``card_label``, ``card_name``, ``rank_name`` and ``suit_name`` there).
 A game's file is found through the game registry (:func:`text_for`), so this module and
 the front ends never name a game: a new game adds one file here.
 
@@ -21,28 +22,16 @@ from functools import cache
 from typing import Any
 
 from mazo.core.errors import RulesError
-from mazo.render.common import (
-    CARD_STYLES,
-    LANGUAGES,
-    GameText,
-    View,
-    card_label,
-    card_name,
-    rank_name,
-    suit_name,
-)
+from mazo.render.common import CARD_STYLES, LANGUAGES, GameText, View, suit_name
 
 __all__ = [
     "CARD_STYLES",
     "LANGUAGES",
     "GameText",
     "View",
-    "card_label",
-    "card_name",
     "default_language",
     "prepare_events",
     "rank_labels",
-    "rank_name",
     "render_choices",
     "render_event",
     "render_observation",

@@ -36,7 +36,6 @@ __all__ = [
     "CONSULT_TEXT",
     "SIGNAL_TEXT",
     "envite_action_label",
-    "envite_choices",
     "group_messages",
     "is_message",
     "ordered_actions",
@@ -382,17 +381,6 @@ def envite_action_label(action: str, obs: JSON, view: View) -> str:
     return action
 
 
-def envite_choices(obs: JSON, view: View, messages: bool = False) -> list[str]:
-    """The numbered choices, cards and calls first; team messages (numbered after them)
-    only with ``messages=True``, since there are up to eighteen of them."""
-    actions = ordered_actions(list(obs.get("legal_actions") or []))
-    return [
-        f"{i:>3}) {envite_action_label(a, obs, view)}"
-        for i, a in enumerate(actions, 1)
-        if messages or not is_message(a)
-    ]
-
-
 # -- events --------------------------------------------------------------------------------
 
 
@@ -423,8 +411,9 @@ def group_messages(events: Sequence[JSON]) -> list[JSON]:
     ]
 
 
-def render_envite_event(event: JSON, view: View) -> str | None:
-    """One Envite log event as a sentence (or a few lines)."""
+def render_envite_event(event: JSON, view: View, seats: Sequence[int] | None = None) -> str | None:
+    """One Envite log event as a sentence (or a few lines); every seat plays each deal,
+    so ``seats`` (:meth:`GameText.event`'s) is not needed."""
     kind = event.get("type")
     seat = event.get("seat")
     if kind == "deal":
@@ -667,23 +656,14 @@ class EnviteText(GameText):
     def language(self, options: Mapping[str, Any]) -> str:
         return "es"  # a Spanish pack, always
 
-    def event(self, event: JSON, view: View, seats: Sequence[int] | None = None) -> str | None:
-        return render_envite_event(event, view)
-
-    def observation(self, obs: JSON, view: View, show_hand: bool = True) -> str:
-        return render_envite_observation(obs, view, show_hand)
-
-    def is_message(self, action: str) -> bool:
-        return is_message(action)
+    event = staticmethod(render_envite_event)
+    observation = staticmethod(render_envite_observation)
+    is_message = staticmethod(is_message)
+    action_label = staticmethod(envite_action_label)
+    group_messages = staticmethod(group_messages)
 
     def ordered_actions(self, legal: Sequence[str], obs: JSON) -> list[str]:
         return ordered_actions(legal)
-
-    def action_label(self, action: str, obs: JSON, view: View) -> str:
-        return envite_action_label(action, obs, view)
-
-    def group_messages(self, events: Sequence[JSON]) -> list[JSON]:
-        return group_messages(events)
 
     def event_style(self, event: JSON, ours: bool) -> str | None:
         kind = event.get("type")

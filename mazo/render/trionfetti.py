@@ -45,7 +45,6 @@ __all__ = [
     "render_trionfetti_observation",
     "talk_text",
     "trionfetti_action_label",
-    "trionfetti_choices",
 ]
 
 JSON = Mapping[str, Any]
@@ -455,19 +454,6 @@ def trionfetti_action_label(action: str, obs: JSON, view: View) -> str:
     return action
 
 
-def trionfetti_choices(obs: JSON, view: View, messages: bool = False) -> list[str]:
-    """The numbered choices (cards and calls); the word claims after them only with
-    ``messages=True``."""
-    return [
-        f"{i:>3}) {trionfetti_action_label(a, obs, view)}"
-        for i, a in enumerate(
-            ordered_actions(list(obs.get("legal_actions") or []), list(obs.get("ranking") or [])),
-            1,
-        )
-        if messages or not is_message(a)
-    ]
-
-
 # -- events --------------------------------------------------------------------------------
 
 
@@ -513,8 +499,11 @@ def annotate_events(events: Sequence[JSON]) -> list[dict[str, Any]]:
     return out
 
 
-def render_trionfetti_event(event: JSON, view: View) -> str | None:
-    """One Trionfetti log event as a sentence (or a few lines)."""
+def render_trionfetti_event(
+    event: JSON, view: View, seats: Sequence[int] | None = None
+) -> str | None:
+    """One Trionfetti log event as a sentence (or a few lines); the four seats play every
+    deal, so ``seats`` (:meth:`GameText.event`'s) is not needed."""
     kind = event.get("type")
     seat = event.get("seat")
     if kind == "dealer_draw":
@@ -788,23 +777,15 @@ class TrionfettiText(GameText):
     def language(self, options: Mapping[str, Any]) -> str:
         return "it"  # a Venetian game
 
-    def prepare_events(self, events: Sequence[JSON]) -> list[dict[str, Any]]:
-        return annotate_events(events)
-
-    def event(self, event: JSON, view: View, seats: Sequence[int] | None = None) -> str | None:
-        return render_trionfetti_event(event, view)
-
-    def observation(self, obs: JSON, view: View, show_hand: bool = True) -> str:
-        return render_trionfetti_observation(obs, view, show_hand)
-
-    def is_message(self, action: str) -> bool:
-        return is_message(action)
+    prepare_events = staticmethod(annotate_events)
+    event = staticmethod(render_trionfetti_event)
+    observation = staticmethod(render_trionfetti_observation)
+    is_message = staticmethod(is_message)
 
     def ordered_actions(self, legal: Sequence[str], obs: JSON) -> list[str]:
         return ordered_actions(legal, list(obs.get("ranking") or []))
 
-    def action_label(self, action: str, obs: JSON, view: View) -> str:
-        return trionfetti_action_label(action, obs, view)
+    action_label = staticmethod(trionfetti_action_label)
 
     def choice_style(self, line: str) -> str | None:
         return None
