@@ -149,6 +149,18 @@ class Encoder:
         offset = self._add(name, self.sides)
         return tuple(tuple(offset + r for r in rel) for rel in self._side_rel)
 
+    def _card_blocks(self, *names: str) -> tuple[dict[str, int], ...]:
+        """Consecutive card blocks (:meth:`_cards`), one per name, in order."""
+        return tuple(self._cards(name) for name in names)
+
+    def _seat_blocks(self, *names: str) -> tuple[SeatTable, ...]:
+        """Consecutive blocks over relative seats (:meth:`_seats`), one per name."""
+        return tuple(self._seats(name) for name in names)
+
+    def _side_blocks(self, *names: str) -> tuple[SeatTable, ...]:
+        """Consecutive blocks over relative sides (:meth:`_sides`), one per name."""
+        return tuple(self._sides(name) for name in names)
+
     def _seat_cards(self, name: str, others: bool = False) -> SeatTable:
         """Relative seat x deck: ``[me][seat]`` -> index of card 0 of that seat's row.
         With ``others``, the observer has no row (-1)."""

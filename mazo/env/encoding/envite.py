@@ -26,27 +26,27 @@ class EnviteEncoder(Encoder):
         from mazo.games.envite import CONSULT_INTENTS, SIGNAL_KINDS
 
         options = self.game.options
-        self._hand = self._cards("hand")
-        self._vira = self._cards("vira")
+        self._hand, self._vira = self._card_blocks("hand", "vira")
         self._suit = self._one_hot("trump suit", SUITS)
         self._trick = self._seat_cards("trick: card by relative seat")
         self._to_play = self._seats("to play a card")
         self._played = self._cards("played this deal (completed tricks)")
         self._tricks = self._sides("tricks won / 3, by relative team")
         self._level = self._add("bet level accepted (none, envio, siete, nueve, chico)", 5)
-        self._right = self._sides("raise right, by relative team")
-        self._pending = self._sides("pending proposal made by, relative team")
+        self._right, self._pending = self._side_blocks(
+            "raise right, by relative team", "pending proposal made by, relative team"
+        )
         self._plevel = self._add("pending level (none, envio, siete, nueve, chico)", 5)
         self._must = self._one_hot("my team must", ("answer", "decide tumbo"))
         self._tumbo = self._sides("at tumbo, by relative team")
         self._tumbo_deal = self._add("tumbo deal", 1)
-        self._scores = self._sides("stones / 12, by relative team")
-        self._games = self._sides("chicos / chicos to win, by relative team")
+        self._scores, self._games = self._side_blocks(
+            "stones / 12, by relative team", "chicos / chicos to win, by relative team"
+        )
         self._phase = self._one_hot("phase", self.PHASES)
-        self._dealer = self._seats("dealer")
-        self._eldest = self._seats("eldest (mano)")
-        self._to_act = self._seats("to act")
-        self._sizes = self._seats("hand sizes / 3")
+        self._dealer, self._eldest, self._to_act, self._sizes = self._seat_blocks(
+            "dealer", "eldest (mano)", "to act", "hand sizes / 3"
+        )
         self._shown: SeatTable | None = None
         if options.get("tumbo_show_captain"):
             self._shown = self._seat_cards("teammates' hands shown to the captain", True)

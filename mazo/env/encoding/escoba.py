@@ -24,20 +24,19 @@ class EscobaEncoder(Encoder):
     def _layout(self) -> None:
         d = self.deck_size
         self._rounds = max(1, (d - 4) // (3 * self.players))
-        self._hand = self._cards("hand")
-        self._table = self._cards("table")
+        self._hand, self._table = self._card_blocks("hand", "table")
         offset = self._add("captured: relative side x card", self.sides * d)
         self._captured: SeatTable = tuple(
             tuple(offset + r * d for r in rel) for rel in self._side_rel
         )
-        self._counts = self._sides("captured count / 40, by relative side")
-        self._escobas = self._sides("escobas this hand / 10, by relative side")
+        self._counts, self._escobas = self._side_blocks(
+            "captured count / 40, by relative side", "escobas this hand / 10, by relative side"
+        )
         self._last = self._seats("last capturer")
         self._stock = self._add("stock size / 40", 1)
         self._sizes = self._seats("hand sizes / 3")
         self._scores = self._sides("scores / target, by relative side")
-        self._dealer = self._seats("dealer")
-        self._to_act = self._seats("to act")
+        self._dealer, self._to_act = self._seat_blocks("dealer", "to act")
         self._round = self._add("round / rounds per hand", 1)
         self._phase = self._one_hot("phase", self.PHASES)
 

@@ -29,9 +29,9 @@ class TrionfettiEncoder(Encoder):
         self._hand = self._cards("hand")
         self._trick = self._seat_cards("trick: card by relative seat")
         self._to_play = self._seats("to play a card")
-        self._played = self._cards("played this smazzata")
-        self._bottom = self._cards("bottom card (once shown)")
-        self._leftover = self._cards("deal 4's cards left (when known)")
+        self._played, self._bottom, self._leftover = self._card_blocks(
+            "played this smazzata", "bottom card (once shown)", "deal 4's cards left (when known)"
+        )
         self._left_public = self._add("cards left are public", 1)
         self._partner = self._cards("cards the partner showed this smazzata")
         self._strength = self._add("strength of each card in the ranking (1 = top)", 52)
@@ -42,15 +42,14 @@ class TrionfettiEncoder(Encoder):
         self._vega_value = self._add("pending vega value / points to win", 1)
         self._stake = self._add("stake of the deal / points to win", 1)
         self._must = self._add("my team must answer", 1)
-        self._scores = self._sides("points / points to win, by relative team")
-        self._games = self._sides("games / games to win, by relative team")
+        self._scores, self._games = self._side_blocks(
+            "points / points to win, by relative team", "games / games to win, by relative team"
+        )
         self._phase = self._one_hot("phase", self.PHASES)
         self._deal = self._add("deal of the smazzata (1..4)", 4)
-        self._dealer = self._seats("dealer")
-        self._cutter = self._seats("cutter")
-        self._eldest = self._seats("eldest")
-        self._to_act = self._seats("to act")
-        self._sizes = self._seats("hand sizes / 3")
+        self._dealer, self._cutter, self._eldest, self._to_act, self._sizes = self._seat_blocks(
+            "dealer", "cutter", "eldest", "to act", "hand sizes / 3"
+        )
         self._stock = self._add("stock size / 52", 1)
         self._messages: SeatTable | None = None
         if self.talk and self.game.options.get("messages"):
