@@ -53,6 +53,19 @@ def deal_odds(won: int, lost: int, chances: Sequence[float]) -> float:
         return 1.0
     if lost >= 2:
         return 0.0
+    # The loop below unrolled for up to two chances (what a three-card hand leaves): the
+    # same products and sums in the same order, so the same floats.
+    count = len(chances)
+    if count == 0:
+        return 0.0
+    if count == 1:
+        return min(1.0, chances[0]) if need == 1 else 0.0
+    if count == 2:
+        a, b = chances
+        both = a * b
+        if need == 2:
+            return min(1.0, both)
+        return min(1.0, ((1.0 - a) * b + a * (1.0 - b)) + both)
     dist = [1.0]  # dist[k]: chance of k tricks won among the chances so far
     for q in chances:
         nxt = [0.0] * (len(dist) + 1)

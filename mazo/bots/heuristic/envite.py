@@ -511,6 +511,7 @@ class _View(TrickView):
             min(1.0, hidden[s] / p.bit_count()) if p else 0.0 for s, p in enumerate(pools)
         ]
         self._void_p: dict[int, list[float]] = {}
+        self._p_maxes: dict[tuple[float, ...], float] = {}
         self._shares: dict[tuple[int, int, tuple[int, ...]], tuple[float, float]] = {}
         self._qs: dict[int, float] | None = None
         self._values: dict[int, tuple[float, float]] = {}
@@ -606,7 +607,15 @@ class _View(TrickView):
     def _p_max(self, best: int, led: int, mine: float, after: list[int]) -> float:
         """P(team wins): the strongest card the seats ``after`` can play over ``best`` is
         a partner's, or none exists and ``best`` is ours (``mine``); cards held
-        independently, each seat playing its best."""
+        independently, each seat playing its best.  Memoized a view (a lead's ``q`` and
+        ``value`` ask the same)."""
+        key = (best, led, mine, *after)
+        got = self._p_maxes.get(key)
+        if got is None:
+            got = self._p_maxes[key] = self._p_max_of(best, led, mine, after)
+        return got
+
+    def _p_max_of(self, best: int, led: int, mine: float, after: list[int]) -> float:
         me = self.seat
         seats = [s for s in after if s != me]
         known = self.known
