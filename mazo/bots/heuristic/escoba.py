@@ -240,7 +240,7 @@ _PILES: dict[int, tuple[int, int]] = {}
 
 def _piles_facts(piles: int, sides: int, method: int, counting: bool) -> tuple[int, int]:
     """The worth table id for these piles (side ``s`` at bits ``40s``), and every
-    captured card."""
+    captured card.  Memoized by ``piles << 8 | sides << 2 | method``."""
     key = piles << 8 | sides << 2 | method
     found = _PILES.get(key)
     if found is not None:
@@ -281,6 +281,9 @@ def _spread(cards: int) -> int:
         | _SPREAD[cards >> 20 & 1023] << 2
         | _SPREAD[cards >> 30] << 3
     )
+
+
+_UNSCORED = float("-inf")
 
 
 class _View:
@@ -324,24 +327,32 @@ class _View:
             table_mask |= 1 << c
         self.table_mask = table_mask
         self.last_side = None if last_capturer is None else side_of[last_capturer]
-        wid, captured = _piles_facts(piles, bot.sides, bot.method_index, bot.counting)
+        facts = _PILES.get(piles << 8 | bot.kind)
+        if facts is None:
+            facts = _piles_facts(piles, bot.sides, bot.method_index, bot.counting)
+        wid, captured = facts
         self.wid = wid
         self.worth = _WORTH[wid]
         unseen = _FULL & ~(hand | table_mask | captured)
-        self.unseen_spread = _spread(unseen)
+        self.unseen_spread = (
+            _SPREAD[unseen & 1023]
+            | _SPREAD[unseen >> 10 & 1023] << 1
+            | _SPREAD[unseen >> 20 & 1023] << 2
+            | _SPREAD[unseen >> 30] << 3
+        )  # _spread(unseen), inline
         # Who plays next, with how many cards, or whether the hand ends with this play:
         # this seat's card is the round's last one when every other hand is empty.
         nxt = seat + 1 if seat + 1 < len(hand_sizes) else 0
-        self.partner_next = side_of[nxt] == side
+        self.partner_next = partner = side_of[nxt] == side
         last_card = hand_sizes[seat] == 1 and sum(hand_sizes) == 1
-        self.final = last_card and stock == 0
+        self.final = final = last_card and stock == 0
         # After the round's last card a redeal gives the next seat three unseen cards.
         size = 3 if last_card else hand_sizes[nxt]
         self.reply_size = size
         count = unseen.bit_count()
         self.odds = _NO_REPLY[count][size] if size <= 3 else _no_reply_odds(count, size)
         # An opponent's reply only takes away: a play's score is at most what it takes.
-        self.bounded = not self.final and not self.partner_next
+        self.bounded = not final and not partner
 
     def taking(self, card: int, taken: int) -> tuple[float, int]:
         """What playing ``card`` and taking the cards of the mask ``taken`` (0: laying
@@ -386,6 +397,8 @@ class _View:
         takes = _BEST.get(key)
         if takes is None:
             takes = _best_takes(key)
+        if not takes:
+            return 0.0
         spread = self.unseen_spread
         # Per value: minus (the most it takes + the average worth of an unseen card of
         # that value, itself taken), the value, the suits of that value unseen.
@@ -416,26 +429,25 @@ class _View:
 
     def best(self, actions: Sequence[tuple[int, int]]) -> list[int]:
         """The indexes of the actions :meth:`scores` puts within 1e-9 of the top, in
-        order.  Where the reply can only take away, actions are scored by what they
-        take, most first, and the rest skipped once that is below the top so far: their
-        scores could not reach it."""
+        order.  Where the reply can only take away, an action whose take alone is below
+        the top so far by more than that is not scored further (it could not reach the
+        top), the action that takes most scored first."""
         if not self.bounded:
             scores = self.scores(actions)
             top = max(scores)
             return [i for i, s in enumerate(scores) if s >= top - 1e-9]
         pre = [self.taking(card, taken) for card, taken in actions]
-        order = sorted(range(len(pre)), key=lambda i: -pre[i][0])
-        scored: list[tuple[int, float]] = []
-        top = -1e300
-        for i in order:
-            value, left = pre[i]
-            if value < top - 1e-9:
-                break
-            score = value - self.reply(left)
-            scored.append((i, score))
+        first = pre.index(max(pre))
+        top = pre[first][0] - self.reply(pre[first][1])
+        scores = [_UNSCORED] * len(pre)
+        scores[first] = top
+        for i, (value, left) in enumerate(pre):
+            if i == first or value < top - 1e-9:
+                continue
+            scores[i] = score = value - self.reply(left)
             if score > top:
                 top = score
-        return sorted(i for i, s in scored if s >= top - 1e-9)
+        return [i for i, s in enumerate(scores) if s >= top - 1e-9]
 
     def _final_sweep(self, card: int, taken: int, left: int) -> float:
         """On the hand's last card the last capturer's side takes what is left."""
@@ -468,6 +480,7 @@ class EscobaHeuristic:
         self._offsets = tuple(40 * s for s in range(game.players))
         method = game.options.get("prime_method", "seed_counts")
         self.method_index = _METHODS.index(method)
+        self.kind = self.sides << 2 | self.method_index  # the low bits of _PILES's keys
         self.counting = method in ("seed_counts", "sevens_only")
         self._captures = _capture_table()[0]  # capture id - 40 -> (card, mask taken)
 
