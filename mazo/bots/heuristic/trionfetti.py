@@ -94,7 +94,9 @@ per set of seats to play (each level priced once), each card's value.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from functools import cache
 from typing import Any, ClassVar
 
 from mazo.bots.base import Observation
@@ -677,19 +679,32 @@ class _View(TrickView):
         return [c for c in near if self.strength[c] == low]
 
 
+@cache
+def _equities(target: int) -> tuple[tuple[float, ...], ...]:
+    """:func:`game_equity` with room for a vega's outcomes: ``G[a][b]`` for scores up to
+    twice the target (a score past the target counts as the target)."""
+    g = game_equity(target)
+    size = 2 * target + 1
+    return tuple(tuple(g[min(a, target)][min(b, target)] for b in range(size)) for a in range(size))
+
+
 class _Turn:
     """One decision's facts beside the view: the legal action ids, the phase, the seat to
     act, the scores and the points of a game.  Read from an observation here."""
 
     def __init__(self, obs: Mapping[str, Any], legal: Collection[int]) -> None:
         self.obs = obs
-        self.legal = legal
+        self.legal = self.messages = legal
         self.phase = _PHASE_OF.get(obs["phase"], -1)
         self.to_act: int | None = obs.get("to_act")
         self.must_answer = bool(obs.get("team_must_answer", True))
 
     def view(self, read_signals: bool) -> _View:
         return _View(self.obs, read_signals)
+
+    def allows(self, message: int) -> bool:
+        """Whether the message (an id from :data:`SIGNAL_BASE` up) is legal."""
+        return message in self.messages
 
     def ranking_name(self) -> str | None:
         name: str | None = self.obs.get("ranking_name")
@@ -713,14 +728,20 @@ class _StateTurn(_Turn):
     def __init__(self, state: TrionfettiState, seat: int) -> None:
         self.state = state
         self.seat = seat
-        legal = state.legal_actions()
-        self.legal = set(legal) if len(legal) > 8 else legal  # messages: a long list
+        # legal_actions is sorted (PartnershipState): the messages come last, many.
+        self._sorted = legal = state.legal_actions()
+        self.legal = legal[: bisect_left(legal, SIGNAL_BASE)]
         self.phase = state._m & PHASE_MASK
         self.to_act = seat
         self.must_answer = True  # ``accept`` is legal only for the answering team
 
     def view(self, read_signals: bool) -> _View:
         return _View.of_state(self.state, self.seat, read_signals)
+
+    def allows(self, message: int) -> bool:
+        messages = self._sorted
+        at = bisect_left(messages, message)
+        return at < len(messages) and messages[at] == message
 
     def ranking_name(self) -> str | None:
         return _PRESET_NAME.get(self.state._d.ranking, "custom")
@@ -807,11 +828,6 @@ class TrionfettiHeuristic(PartnershipHeuristic[_View]):
 
     # -- points ----------------------------------------------------------------------
 
-    @staticmethod
-    def _equity(target: int, us: int, them: int) -> float:
-        g = game_equity(target)
-        return g[min(us, target)][min(them, target)]
-
     def _call(self, view: _View, turn: _Turn) -> bool:
         """Call the vega now?"""
         scores = turn.scores()
@@ -824,11 +840,11 @@ class TrionfettiHeuristic(PartnershipHeuristic[_View]):
         first_trick = view.won + view.lost == 0
         if (first_trick and e < self.first_floor) or (not first_trick and e > self.call_ceiling):
             return False
-        eq = self._equity
-        play = e * eq(target, us + 1, them) + (1.0 - e) * eq(target, us, them + 1)
+        g = _equities(target)
+        play = e * g[us + 1][them] + (1.0 - e) * g[us][them + 1]
         ea = max(0.0, e - self.call_doubt * (1.0 - e))
-        accepted = ea * eq(target, us + value, them) + (1.0 - ea) * eq(target, us, them + value)
-        refused = eq(target, us + 1, them)
+        accepted = ea * g[us + value][them] + (1.0 - ea) * g[us][them + value]
+        refused = g[us + 1][them]
         r = self.they_refuse
         return r * refused + (1.0 - r) * accepted > play + self.call_margin
 
@@ -844,9 +860,9 @@ class TrionfettiHeuristic(PartnershipHeuristic[_View]):
         if self.answer_by_stake:  # the caller's confidence counts as much as the stake
             power = 1.0 + (power - 1.0) * (value - 1) / max(1, target - 1)
         e = e**power
-        eq = self._equity
-        accept = e * eq(target, us + value, them) + (1.0 - e) * eq(target, us, them + value)
-        refuse = eq(target, us, them + 1)
+        g = _equities(target)
+        accept = e * g[us + value][them] + (1.0 - e) * g[us][them + value]
+        refuse = g[us][them + 1]
         return ACCEPT if accept >= refuse else REFUSE
 
     # -- signals ---------------------------------------------------------------------
@@ -858,7 +874,7 @@ class TrionfettiHeuristic(PartnershipHeuristic[_View]):
         if view.signed:
             return None
         sign = SIGNAL_BASE + view.hand[-1]
-        return sign if sign in turn.legal else None
+        return sign if turn.allows(sign) else None
 
     def explain(self, observation: Observation, action: int | str) -> tuple[str, dict[str, Any]]:
         """One line of why ``action`` (this bot's choice here): an i18n key
