@@ -351,7 +351,6 @@ class _View(TrickView):
     hand_mask: int
     played: int
     voids: list[int]
-    known: list[int]
     unseen: int
     hidden: list[int]
     reads_signs: bool
@@ -487,10 +486,24 @@ class _View(TrickView):
                     voids[seat] |= void_of[led]
         self.played = played
         self.voids = voids
-        out = hand | played | 1 << t.vira
+        self._claims = claims
+        self._ready = False  # the odds' facts (_prepare) wait for the first odds asked
+        self._void_p: dict[int, list[float]] = {}
+        self._p_maxes: dict[tuple[float, ...], float] = {}
+        self._shares: dict[tuple[int, int, tuple[int, ...]], tuple[float, float]] = {}
+        self._qs: dict[int, float] | None = None
+        self._values: dict[int, tuple[float, float]] = {}
+
+    def _prepare(self) -> None:
+        """The facts the odds read: the partners' cards known (claims on cards not seen
+        elsewhere, at most a hand's size, the strongest kept), the unseen cards, each
+        seat's hidden cards, its pool of unseen cards (not in its voids) and the chance
+        it holds one given card of its pool."""
+        n, t = self.n, self.t
+        out = self.hand_mask | self.played | 1 << t.vira
         known = [0] * n
         worth = t.worth
-        for seat, cards in claims.items():
+        for seat, cards in self._claims.items():
             cards &= ~out
             if cards and 0 <= seat < n:
                 size = self.hand_sizes[seat]
@@ -498,7 +511,7 @@ class _View(TrickView):
                     top = sorted(_bits(cards), key=worth.__getitem__, reverse=True)[:size]
                     cards = sum(1 << c for c in top)
                 known[seat] = cards
-        self.known = known
+        self._known = known
         known_any = 0
         for cards in known:
             known_any |= cards
@@ -506,15 +519,18 @@ class _View(TrickView):
         taken = out | known_any
         self.unseen = unseen = _FULL & ~taken
         self.hidden = hidden = [self.hand_sizes[s] - known[s].bit_count() for s in range(n)]
-        self._pools = pools = [unseen & ~v for v in voids]
+        self._pools = pools = [unseen & ~v for v in self.voids]
         self._rates = [
             min(1.0, hidden[s] / p.bit_count()) if p else 0.0 for s, p in enumerate(pools)
         ]
-        self._void_p: dict[int, list[float]] = {}
-        self._p_maxes: dict[tuple[float, ...], float] = {}
-        self._shares: dict[tuple[int, int, tuple[int, ...]], tuple[float, float]] = {}
-        self._qs: dict[int, float] | None = None
-        self._values: dict[int, tuple[float, float]] = {}
+        self._ready = True
+
+    @property
+    def known(self) -> list[int]:
+        """Per seat, the cards the bot knows it holds (shown, or a partner's true sign)."""
+        if not self._ready:
+            self._prepare()
+        return self._known
 
     # -- card facts ------------------------------------------------------------------
 
@@ -587,10 +603,12 @@ class _View(TrickView):
         """:meth:`p_void` of every seat (computed once a view and suit)."""
         got = self._void_p.get(suit)
         if got is None:
+            if not self._ready:
+                self._prepare()
             plain = self.t.plain[suit]
             got = []
             for seat, pool in enumerate(self._pools):
-                if self.known[seat] & plain:
+                if self._known[seat] & plain:
                     got.append(0.0)
                 else:
                     count = (pool & plain).bit_count()
@@ -612,13 +630,15 @@ class _View(TrickView):
         key = (best, led, mine, *after)
         got = self._p_maxes.get(key)
         if got is None:
+            if not self._ready:
+                self._prepare()
             got = self._p_maxes[key] = self._p_max_of(best, led, mine, after)
         return got
 
     def _p_max_of(self, best: int, led: int, mine: float, after: list[int]) -> float:
         me = self.seat
         seats = [s for s in after if s != me]
-        known = self.known
+        known = self._known
         cand = self.unseen
         for s in seats:
             cand |= known[s]
@@ -675,7 +695,7 @@ class _View(TrickView):
         """(the chance that one of ``seats`` holds the card ``bit``, that a partner
         does), summed seat by seat and capped at 1; a trump over a plain lead needs a void
         in the suit led."""
-        known, pools, rates, team = self.known, self._pools, self._rates, self.team
+        known, pools, rates, team = self._known, self._pools, self._rates, self.team
         voids = self._p_voids(led) if needs_void else rates
         total = ours = 0.0
         for s in seats:
