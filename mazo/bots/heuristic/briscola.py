@@ -128,6 +128,12 @@ def _parse(code: str) -> int:
     return card if card is not None else DECK.parse(code)
 
 
+# Per card: a trump's worth kept, before the fade (TRUMP_BASE + TRUMP_PER_STRENGTH * strength).
+_TRUMP_POWER: tuple[float, ...] = tuple(
+    TRUMP_BASE + TRUMP_PER_STRENGTH * STRENGTH[c] for c in range(NUM_CARDS)
+)
+
+
 class _View:
     """What the bot knows at one decision, as ints and masks: built from an observation
     (:meth:`of_observation`) or from the engine's state for the seat to act
@@ -137,13 +143,19 @@ class _View:
     __slots__ = (
         "active",
         "after",
+        "after_info",
+        "fade",
         "hand",
         "hidden",
         "indicator",
         "k",
         "known",
+        "lead_best",
+        "lead_mine",
         "my_side",
+        "n_trumps_unseen",
         "n_unseen",
+        "plain_fade",
         "seat",
         "side_of",
         "signals",
@@ -154,6 +166,7 @@ class _View:
         "trick_seats",
         "trump",
         "unseen",
+        "wins",
     )
 
     seat: int
@@ -175,6 +188,14 @@ class _View:
     signals: list[tuple[Any, Any, str]]  # (trick number, seat, meaning) this seat saw
     trick_no: int
     table: int  # points on the table
+    # Derived by _derive from the above, for the scores:
+    wins: tuple[tuple[bool, ...], ...]  # _WINS[trump]
+    lead_best: int  # the card winning the trick so far (-1: none yet)
+    lead_mine: bool  # whether my side holds it
+    after_info: list[tuple[int, int, bool]]  # per seat after me: known mask, hidden, partner
+    n_trumps_unseen: int
+    fade: float
+    plain_fade: float  # fade * the weight of a plain card's strength
 
     @classmethod
     def of_observation(cls, game: Game, obs: Mapping[str, Any]) -> _View:
@@ -215,22 +236,26 @@ class _View:
         v.seat = seat
         v.indicator = d.indicator
         v.trump = d.trump
-        v.hand = list(_bits(h >> 40 * seat & _FULL))
+        v.hand = list(_cards(h >> 40 * seat & _FULL))
         leader, sp, won, ntricks, _holder, _used, sigs = state._t
         v.stock = len(d.draw) - sp
         v.active = d.active
         v.trick = list(state._trick)
-        n = game.players
         seen = d.removed
         sizes = []
-        for s in range(n):
+        for s in range(game.players):
             seen |= won >> 40 * s & _FULL
             sizes.append((h >> 40 * s & _FULL).bit_count())
         side_of = game.info.side_of
-        public = game.options["signal_visibility"] == "public"
-        v.signals = [
-            (t, s, SIGNAL_MEANINGS[m]) for t, s, m in sigs if public or side_of[s] == side_of[seat]
-        ]
+        if sigs:
+            public = game.options["signal_visibility"] == "public"
+            v.signals = [
+                (t, s, SIGNAL_MEANINGS[m])
+                for t, s, m in sigs
+                if public or side_of[s] == side_of[seat]
+            ]
+        else:
+            v.signals = []
         v.trick_no = ntricks + 1
         v.trick_seats = []  # filled by _finish
         v._finish(side_of, leader, sizes, _known_cards(state, seat), seen)
@@ -251,10 +276,11 @@ class _View:
         k = self.k = len(active)
         start = active.index(leader)
         order = [active[(start + i) % k] for i in range(k)]
-        if not self.trick_seats and self.trick:
-            self.trick_seats = order[: len(self.trick)]
-        self.after = order[len(self.trick) + 1 :]
-        for c in self.trick:
+        trick = self.trick
+        if not self.trick_seats and trick:
+            self.trick_seats = order[: len(trick)]
+        self.after = order[len(trick) + 1 :]
+        for c in trick:
             seen |= 1 << c
         for c in self.hand:
             seen |= 1 << c
@@ -266,13 +292,44 @@ class _View:
         self.unseen = _FULL & ~seen
         self.n_unseen = self.unseen.bit_count()
         # Seats whose whole hand is unseen cards drawn from this pool.
-        self.hidden = {
-            s: hand_sizes[s] - known.get(s, 0).bit_count() for s in active if s != self.seat
-        }
-        self.table = sum(POINTS[c] for c in self.trick)
+        me = self.seat
+        self.hidden = {s: hand_sizes[s] - known.get(s, 0).bit_count() for s in active if s != me}
+        table = 0
+        for c in trick:
+            table += POINTS[c]
+        self.table = table
+        self.wins = _WINS[self.trump]
+        self._derive()
+
+    def _derive(self) -> None:
+        """The facts every card's score reads: the trick's winning card and holder, each
+        later seat's known cards, hidden count and side, the unseen trumps, the fade."""
+        trick = self.trick
+        my_side = self.my_side
+        side_of = self.side_of
+        if trick:
+            wins = self.wins
+            w = 0
+            for i in range(1, len(trick)):
+                if wins[trick[w]][trick[i]]:
+                    w = i
+            self.lead_best = trick[w]
+            self.lead_mine = side_of[self.trick_seats[w]] == my_side
+        else:
+            self.lead_best = -1
+            self.lead_mine = False
+        known, hidden = self.known, self.hidden
+        self.after_info = [
+            (known.get(s, 0), hidden.get(s, 0), side_of[s] == my_side) for s in self.after
+        ]
+        self.n_trumps_unseen = (self.unseen & SUIT_MASK[self.trump]).bit_count()
+        self.fade = fade = 1.0 if self.stock > 0 else min(1.0, (len(self.hand) - 1) / 2.0)
+        weight = PLAIN_PER_STRENGTH_HEADS_UP if self.k == 2 else PLAIN_PER_STRENGTH
+        self.plain_fade = fade * weight
 
     def read_signals(self) -> None:
         """Take partners' truthful trump signals as known cards in their hands."""
+        changed = False
         for _trick, seat, meaning in self.signals:
             rank = _SIGNAL_RANK_INDEX.get(meaning)
             if seat == self.seat or not isinstance(seat, int) or rank is None:
@@ -285,43 +342,48 @@ class _View:
                 self.n_unseen -= 1
                 self.known[seat] = self.known.get(seat, 0) | bit
                 self.hidden[seat] -= 1
+                changed = True
+        if changed:
+            self._derive()
 
     def partner(self, seat: int) -> bool:
         return bool(self.side_of[seat] == self.my_side)
 
-    def p_beats(self, seat: int, best: int, at_stake: int) -> float:
-        """The chance that ``seat`` takes the trick from ``best`` when ``at_stake`` points lie."""
-        trump = self.trump
-        known = self.known.get(seat, 0)
-        if known & HIGHER[best]:
-            p_suit = 1.0
-        else:
-            good = (self.unseen & HIGHER[best]).bit_count()
-            p_suit = _holds(self.n_unseen, self.hidden.get(seat, 0), good)
-        p_trump = 0.0
-        if SUIT[best] != trump:
-            if known & SUIT_MASK[trump]:
-                p_trump = 1.0
-            else:
-                good = (self.unseen & SUIT_MASK[trump]).bit_count()
-                p_trump = _holds(self.n_unseen, self.hidden.get(seat, 0), good)
-            # A trump is spent on a trick only when it carries points.
-            p_trump *= min(1.0, 0.25 + at_stake / 10.0)
-        # Overtaking in suit is cheap, but not worth it on a pointless trick.
-        p_suit *= 1.0 if at_stake > 0 else 0.6
-        return 1.0 - (1.0 - p_suit) * (1.0 - p_trump)
-
     def p_take(self, card: int) -> float:
-        """The chance that my side takes this trick if I play ``card`` now."""
-        cards = [*self.trick, card]
-        seats = [*self.trick_seats, self.seat]
-        w = trick_winner(cards, self.trump)
-        best = cards[w]
-        mine = 1.0 if self.partner(seats[w]) else 0.0
+        """The chance that my side takes this trick if I play ``card`` now.
+
+        Each seat after me beats the card then winning the trick with the chance that it
+        holds a higher card of its suit, or (that card not a trump) a trump, the latter
+        damped when few points lie; a partner after me takes it back the same way."""
+        best = self.lead_best
+        if best < 0 or self.wins[best][card]:
+            best = card
+            mine = 1.0
+        else:
+            mine = 1.0 if self.lead_mine else 0.0
         at_stake = self.table + POINTS[card]
-        for seat in self.after:
-            p = self.p_beats(seat, best, at_stake)
-            if self.partner(seat):
+        trump = self.trump
+        higher = HIGHER[best]
+        plain = SUIT[best] != trump
+        n_unseen = self.n_unseen
+        good_suit = (self.unseen & higher).bit_count()
+        suit_damp = 1.0 if at_stake > 0 else 0.6
+        trump_damp = min(1.0, 0.25 + at_stake / 10.0)
+        for known, hidden, partner in self.after_info:
+            # The chance that this seat takes the trick from ``best``.
+            p_suit = 1.0 if known & higher else _holds(n_unseen, hidden, good_suit)
+            p_trump = 0.0
+            if plain:
+                if known & SUIT_MASK[trump]:
+                    p_trump = 1.0
+                else:
+                    p_trump = _holds(n_unseen, hidden, self.n_trumps_unseen)
+                # A trump is spent on a trick only when it carries points.
+                p_trump *= trump_damp
+            # Overtaking in suit is cheap, but not worth it on a pointless trick.
+            p_suit *= suit_damp
+            p = 1.0 - (1.0 - p_suit) * (1.0 - p_trump)
+            if partner:
                 mine += (1.0 - mine) * p * PARTNER_RESCUE
             else:
                 mine *= 1.0 - p
@@ -329,17 +391,15 @@ class _View:
 
     def keep(self, card: int) -> float:
         """What holding ``card`` for later tricks is worth, in points."""
-        fade = 1.0 if self.stock > 0 else min(1.0, (len(self.hand) - 1) / 2.0)
         if SUIT[card] == self.trump:
-            power = fade * (TRUMP_BASE + TRUMP_PER_STRENGTH * STRENGTH[card])
+            power = self.fade * _TRUMP_POWER[card]
             if POINTS[card] and BANK_WEIGHT:
                 # A trump that nothing unseen can beat banks its points whenever it is
                 # played, so playing it now gains nothing from them.
                 higher = self.unseen & HIGHER[card]
                 power += POINTS[card] * (BANK_WEIGHT if not higher else BANK_WEIGHT_UNSURE)
             return power
-        weight = PLAIN_PER_STRENGTH_HEADS_UP if self.k == 2 else PLAIN_PER_STRENGTH
-        return fade * weight * STRENGTH[card]
+        return self.plain_fade * STRENGTH[card]
 
     def score(self, card: int) -> float:
         return (2.0 * self.p_take(card) - 1.0) * (self.table + POINTS[card]) - self.keep(card)
@@ -354,7 +414,6 @@ _WINS: tuple[tuple[tuple[bool, ...], ...], ...] = tuple(
     for trump in range(4)
 )
 
-_Key = tuple[int, int, int, tuple[int, ...]]
 _Bounds = tuple[int, int]
 _INF = 1000  # beyond any difference of card points
 
@@ -363,23 +422,26 @@ def _negamax(
     mover: int,
     other: int,
     lead: int,
-    stock: tuple[int, ...],
+    s0: int,
+    s1: int,
     alpha: int,
     beta: int,
     wins: tuple[tuple[bool, ...], ...],
-    memo: dict[_Key, _Bounds],
+    memo: dict[int, _Bounds],
 ) -> int:
     """Best (mover's points - other's points) over the rest of a two-player deal, exact
     when it lies strictly between ``alpha`` and ``beta`` (alpha-beta; outside, a bound
     on the side it fell), so a call with the full window (-_INF, _INF) is exact.
 
     ``mover`` is the hand (mask) of the seat to play, ``other`` the other hand, ``lead``
-    the card the other led to this trick (-1: the mover leads), ``stock`` the cards still
-    to draw in order (the winner of a trick draws first), ``wins`` the trump's
-    :data:`_WINS`.  ``memo`` keeps each position's bounds (lower, upper), keyed from the
-    side of the seat to play, so both seats' searches share it.
+    the card the other led to this trick (-1: the mover leads), ``s0``, ``s1`` the last
+    two cards to draw (the trick's winner draws ``s0``; -1: the stock is empty), ``wins``
+    the trump's :data:`_WINS`.  ``memo`` keeps each position's bounds (lower, upper),
+    keyed from the side of the seat to play, so both seats' searches share it.
     """
-    key = (mover, other, lead, stock)
+    if lead < 0 and s0 < 0 and not mover & (mover - 1):
+        return _last(mover, other, wins)  # the last trick: nothing to choose
+    key = mover | other << 40 | (lead + 1) << 80 | (s0 + 1) << 86 | (s1 + 1) << 92
     got = memo.get(key)
     if got is not None:
         low, high = got
@@ -392,14 +454,13 @@ def _negamax(
         if high < beta:
             beta = high
     else:
-        if not mover:
-            return 0
         low, high = -_INF, _INF
     start = alpha
     best = -_INF
+    cards = _CARDS.get(mover) or _cards(mover)
     if lead < 0:
-        for c in _cards(mover):
-            value = -_negamax(other, mover & ~(1 << c), c, stock, -beta, -alpha, wins, memo)
+        for c in cards:
+            value = -_negamax(other, mover & ~(1 << c), c, s0, s1, -beta, -alpha, wins, memo)
             if value > best:
                 best = value
                 if value > alpha:
@@ -407,8 +468,8 @@ def _negamax(
                     if alpha >= beta:
                         break
     else:
-        for c in _cards(mover):
-            value = _follow(mover & ~(1 << c), other, lead, c, stock, alpha, beta, wins, memo)
+        for c in cards:
+            value = _follow(mover & ~(1 << c), other, lead, c, s0, s1, alpha, beta, wins, memo)
             if value > best:
                 best = value
                 if value > alpha:
@@ -430,25 +491,40 @@ def _follow(
     other: int,
     lead: int,
     card: int,
-    stock: tuple[int, ...],
+    s0: int,
+    s1: int,
     alpha: int,
     beta: int,
     wins: tuple[tuple[bool, ...], ...],
-    memo: dict[_Key, _Bounds],
+    memo: dict[int, _Bounds],
 ) -> int:
     """The follower's best (own points - the leader's) after it plays ``card`` to
     ``lead`` (``mover``: its hand without ``card``; ``other``: the leader's hand), with
     :func:`_negamax`'s window."""
     pts = POINTS[lead] + POINTS[card]
     if wins[lead][card]:
-        if stock:
-            mover |= 1 << stock[0]
-            other |= 1 << stock[1]
-        return pts + _negamax(mover, other, -1, stock[2:], alpha - pts, beta - pts, wins, memo)
-    if stock:
-        other |= 1 << stock[0]
-        mover |= 1 << stock[1]
-    return -pts - _negamax(other, mover, -1, stock[2:], -beta - pts, -alpha - pts, wins, memo)
+        if s0 >= 0:
+            mover |= 1 << s0
+            other |= 1 << s1
+        elif not mover & (mover - 1):  # no card or one card each left: no choice
+            return pts + _last(mover, other, wins)
+        return pts + _negamax(mover, other, -1, -1, -1, alpha - pts, beta - pts, wins, memo)
+    if s0 >= 0:
+        other |= 1 << s0
+        mover |= 1 << s1
+    elif not mover & (mover - 1):
+        return -pts - _last(other, mover, wins)
+    return -pts - _negamax(other, mover, -1, -1, -1, -beta - pts, -alpha - pts, wins, memo)
+
+
+def _last(leader: int, follower: int, wins: tuple[tuple[bool, ...], ...]) -> int:
+    """The leader's points less the follower's in a last trick of one card each (0 when
+    the hands are empty)."""
+    if not leader:
+        return 0
+    c, d = leader.bit_length() - 1, follower.bit_length() - 1
+    pts = POINTS[c] + POINTS[d]
+    return -pts if wins[c][d] else pts
 
 
 _CARDS: dict[int, tuple[int, ...]] = {}
@@ -478,11 +554,11 @@ def _mask(cards: Iterable[int]) -> int:
     return m
 
 
-_MEMOS: dict[int, dict[_Key, _Bounds]] = {}
+_MEMOS: dict[int, dict[int, _Bounds]] = {}
 _MEMO_CAP = 200_000
 
 
-def _memo(trump: int) -> dict[_Key, _Bounds]:
+def _memo(trump: int) -> dict[int, _Bounds]:
     """Solved endgame positions for one trump suit, shared by every call: a position's
     value depends only on the two hands, the card led, and the stock, so the moves
     after a solved one (a search's playouts solve thousands) are looked up."""
@@ -503,12 +579,12 @@ def endgame_values(view: _View) -> dict[int, float] | None:
     if view.stock == 0:
         if view.n_unseen != need:
             return None
-        worlds: list[tuple[int, tuple[int, ...]]] = [(known | unseen, ())]
+        worlds: list[tuple[int, int, int]] = [(known | unseen, -1, -1)]
     else:
         if view.n_unseen != need + 1:
             return None
         worlds = [
-            (known | unseen & ~(1 << hidden), (hidden, view.indicator)) for hidden in _bits(unseen)
+            (known | unseen & ~(1 << hidden), hidden, view.indicator) for hidden in _bits(unseen)
         ]
     me = _mask(view.hand)
     lead = view.trick[0] if view.trick else -1
@@ -518,11 +594,11 @@ def endgame_values(view: _View) -> dict[int, float] | None:
     for card in view.hand:
         total = 0
         nme = me & ~(1 << card)
-        for opp, stock in worlds:
+        for opp, s0, s1 in worlds:
             if lead < 0:
-                total -= _negamax(opp, nme, card, stock, -_INF, _INF, wins, memo)
+                total -= _negamax(opp, nme, card, s0, s1, -_INF, _INF, wins, memo)
             else:
-                total += _follow(nme, opp, lead, card, stock, -_INF, _INF, wins, memo)
+                total += _follow(nme, opp, lead, card, s0, s1, -_INF, _INF, wins, memo)
         values[card] = total / len(worlds)
     return values
 
