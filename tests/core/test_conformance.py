@@ -48,6 +48,7 @@ from models import (
     generic_step,
     model_module,
 )
+from models.common import ALL_40
 
 import mazo
 from mazo import IllegalActionError, InvalidActionError, RulesError
@@ -614,3 +615,66 @@ def test_every_option_value_of_the_config_is_validated(config: Config) -> None:
         bad = "no-such-value" if not isinstance(value, str) else 12345
         with pytest.raises(RulesError, match=name):
             mazo.load_game(config.game, players=config.players, **{**config.options, name: bad})
+
+
+# -- the random driver: generic_step's out-of-turn branch ------------------------------------
+
+
+class ScriptedRng:
+    """Stands in for :class:`Rng` in :func:`generic_step`: ``randbelow`` answers from a
+    script, ``choice`` takes the item ``pick`` names and records every pool it was given."""
+
+    def __init__(self, draws: list[int], pick: tuple[int | None, int]) -> None:
+        self.draws = list(draws)
+        self.pick = pick
+        self.pools: list[list[Any]] = []
+
+    def randbelow(self, n: int) -> int:
+        value = self.draws.pop(0)
+        assert 0 <= value < n
+        return value
+
+    def choice(self, pool: list[Any]) -> Any:
+        self.pools.append(list(pool))
+        assert self.pick in pool, f"{self.pick} is not in the pool {pool}"
+        return self.pick
+
+
+def envite_before_the_first_card() -> Any:
+    """Envite, 4 players, canonical pack, dealer 3: seat 0 (the eldest) holds 1O 2O 3O and
+    is to play; the vira is 3C (rules/envite-canario.md §5)."""
+    state = mazo.load_game("envite").new_match(deck=ALL_40, dealer=3)
+    assert state.to_act == 0 and state.hand(0) == ["1O", "2O", "3O"]
+    return state
+
+
+def test_generic_step_takes_an_out_of_turn_move() -> None:
+    # §9.2: before the first card any player may open the envío, on turn or not.  One draw
+    # in four (0) leaves the seat to act for another seat; then moves before talk (1 of 10).
+    state = envite_before_the_first_card()
+    game = state.game
+    envio = game.string_to_action("envio")
+    rng = ScriptedRng([0, 1], pick=(2, envio))
+    after, seat, action = generic_step(state, rng)
+    assert rng.pools == [[(1, envio), (2, envio), (3, envio)]]
+    assert (seat, action) == (2, envio)
+    assert after.events[-1] == {"type": "envio", "seat": 2, "team": 0, "level": 1, "name": "envio"}
+    assert after.events == state.apply("envio", seat=2).events
+    assert rng.draws == []
+
+
+def test_generic_step_out_of_turn_talk() -> None:
+    # Talk is drawn one time in ten (0): the pool is every out-of-turn action, talk included:
+    # each other seat's envío and its 18 team messages (§14.2 signals and consultations).
+    state = envite_before_the_first_card()
+    game = state.game
+    talk = sorted(game.info.message_actions)
+    assert len(talk) == 18
+    signal = game.string_to_action("signal mala")
+    rng = ScriptedRng([0, 0], pick=(3, signal))
+    after, seat, action = generic_step(state, rng)
+    envio = game.string_to_action("envio")
+    assert rng.pools == [[(s, a) for s in (1, 2, 3) for a in sorted([envio, *talk])]]
+    assert (seat, action) == (3, signal)
+    assert after.events == state.apply("signal mala", seat=3).events
+    assert after.to_act == 0  # talk does not pass the turn
