@@ -35,8 +35,18 @@ Two front doors, one decision code: :meth:`EscobaHeuristic.choose` reads an obse
 directly (its masks and the seat's own hand, never another's); both build the same small
 :class:`_View` of ints and masks and score it with the same functions, so they choose the
 same action and draw ties from the bot's Rng the same way.  Card worths are precomputed
-tables (one per set of open categories), the hypergeometric odds a table, and the best
-capture each card value makes from a table is memoized by the table's mask.
+tables (one per prime method and set of open categories), the hypergeometric odds a
+table; the best capture each card value makes from a table is a knapsack over sums,
+memoized by the table up to the three plain suits (their cards of one value are worth
+the same), and the open categories are memoized by the piles.  Where the next seat is
+an opponent, an action whose take alone falls short of the best score so far is not
+priced further (the reply only takes away).
+
+Per move (CPU time, medians of 7 interleaved rounds over the same 1,500 positions of
+random-ish matches, 2-4 players, on a loaded 2-core machine): the previous heuristic
+took 125-180 µs from an observation, plus 60-110 µs to build the observation; now
+``choose`` takes 38-48 µs and ``choose_state`` 22-33 µs (37-41 µs with its memos
+emptied first).
 """
 
 from __future__ import annotations
@@ -178,8 +188,9 @@ _NO_REPLY = tuple(tuple(_no_reply_odds(u, size) for size in range(4)) for u in r
 # The best capture by card value from a table: (wid << 40 | table mask) -> ((value, worth
 # taken, escoba bonus included), ...).  A pure function of its key, so memoized.
 _BEST: dict[int, tuple[tuple[float, int, tuple[float, ...], int], ...]] = {}
-# Either memo is emptied when it holds this many entries (a few MB).
-_MEMO_LIMIT = 50_000
+# Either memo is emptied when it holds this many entries (_BEST's take about 1 kB
+# each: 20 MB at most; a one-second search fills about 5,000).
+_MEMO_LIMIT = 20_000
 
 
 def _table_key(wid: int, table: int) -> int:
