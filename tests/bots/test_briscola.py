@@ -1,8 +1,11 @@
-"""Bots: legal choices from observations only, reproducibility, and sensible Briscola play.
+"""The Briscola bots: legal choices from observations only, reproducibility, and sensible
+play (the heuristic's rules of thumb), endgames and strength.
 
-Positions are built with ``game.new_match(deck=..., dealer=...)``; the expected moves are
-the rules of thumb of the heuristic's docstring, and the endgame check compares its
-choice with a brute-force search run on engine states (not on the bot's own model).
+Positions are built with ``game.new_match(deck=..., dealer=...)`` and the §5 deal formulas
+(:func:`models.briscola.build_deck`); the expected moves are the rules of thumb of the
+heuristic's docstring, and the endgame check compares its choice with a brute-force search
+run on engine states (not on the bot's own model).  The generic registry checks are in
+``test_registry.py``.
 """
 
 from __future__ import annotations
@@ -12,36 +15,12 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from models.briscola import build_deck
 
 import mazo
-from mazo.bots import BOTS, Bot, list_bots, make_bot
+from mazo.bots import make_bot
 from mazo.core.rng import Rng, derive_seed
 from mazo.sim import run
-
-SUITS = "OCEB"
-RANKS = ("1", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
-ALL_40 = [r + s for s in SUITS for r in RANKS]
-POINTS = {"1": 11, "3": 10, "K": 4, "Q": 3, "J": 2}
-
-
-def points(code: str) -> int:
-    return POINTS.get(code[:-1], 0)
-
-
-def deck_for(
-    players: int, dealer: int, hands: dict[int, Sequence[str]], indicator: str
-) -> list[str]:
-    """A pack (top first) giving these hands and indicator, three cards at a time (§5)."""
-    n = players
-    deck: list[str | None] = [None] * 40
-    for j in range(n):
-        seat = (dealer + 1 + j) % n
-        for k, card in enumerate(hands.get(seat, ())):
-            deck[3 * j + k] = card
-    deck[3 * n] = indicator
-    placed = {c for c in deck if c is not None}
-    rest = iter(c for c in ALL_40 if c not in placed)
-    return [c if c is not None else next(rest) for c in deck]
 
 
 def observations(players: int, matches: int, seed: int, **options: Any) -> list[dict[str, Any]]:
@@ -67,36 +46,6 @@ CONFIGS = [
     (4, {"partners_show_hands_before_first_trick": True}),
     (6, {"signals_enabled": True, "signals_truthful": False}),
 ]
-
-
-def test_registry() -> None:
-    assert list_bots() == sorted(BOTS) and {"random", "heuristic"} <= set(list_bots())
-    game = mazo.load_game("briscola", players=2)
-    for name in list_bots():
-        bot = mazo.make_bot(name, game, seed=1)
-        assert isinstance(bot, Bot) and bot.name == name
-
-
-def test_unknown_bot_and_option_are_rules_errors() -> None:
-    game = mazo.load_game("briscola", players=2)
-    with pytest.raises(
-        mazo.RulesError, match="easy, expert, hard, heuristic, ismcts, normal, random"
-    ):
-        mazo.make_bot("minimax", game)
-    with pytest.raises(mazo.RulesError, match="signals"):
-        mazo.make_bot("heuristic", game, depth=3)
-    with pytest.raises(mazo.RulesError, match="allowed"):
-        mazo.make_bot("random", game, signals="maybe")
-
-
-def test_heuristic_for_a_game_without_one() -> None:
-    from mazo.bots.heuristic import make_heuristic
-
-    class Other(type(mazo.load_game("briscola", players=2))):  # type: ignore[misc]
-        name = "tute"
-
-    with pytest.raises(mazo.RulesError, match="no heuristic bot for tute"):
-        make_heuristic(Other(2), seed=1)
 
 
 @pytest.mark.parametrize(("players", "options"), CONFIGS)
@@ -151,7 +100,7 @@ def heuristic_card(state: mazo.State, seed: int = 0) -> str:
 def four_player(hands: dict[int, Sequence[str]], plays: Sequence[str]) -> mazo.State:
     """Dealer 3, so seat 0 leads; trump is oros (indicator 7O)."""
     game = mazo.load_game("briscola", players=4)
-    state = game.new_match(deck=deck_for(4, 3, hands, "7O"), dealer=3)
+    state = game.new_match(deck=build_deck(4, 3, hands, "7O"), dealer=3)
     for card in plays:
         state = state.apply(card)
     return state
@@ -200,28 +149,28 @@ def test_partner_holding_the_trick_safely_gets_points() -> None:
 def test_takes_a_carico_with_a_low_trump_rather_than_give_points() -> None:
     game = mazo.load_game("briscola", players=2)
     # Dealer 1: seat 0 leads the 3 of copas; seat 1 holds no copas above it.
-    deck = deck_for(2, 1, {0: ["3C", "4B", "5B"], 1: ["1E", "KB", "2O"]}, "7O")
+    deck = build_deck(2, 1, {0: ["3C", "4B", "5B"], 1: ["1E", "KB", "2O"]}, "7O")
     state = game.new_match(deck=deck, dealer=1).apply("3C")
     assert heuristic_card(state) == "2O"
 
 
 def test_wins_cheaply_in_suit_rather_than_with_a_trump() -> None:
     game = mazo.load_game("briscola", players=2)
-    deck = deck_for(2, 1, {0: ["KC", "4B", "5B"], 1: ["1C", "2O", "6E"]}, "7O")
+    deck = build_deck(2, 1, {0: ["KC", "4B", "5B"], 1: ["1C", "2O", "6E"]}, "7O")
     state = game.new_match(deck=deck, dealer=1).apply("KC")
     assert heuristic_card(state) == "1C"
 
 
 def test_does_not_trump_a_pointless_trick() -> None:
     game = mazo.load_game("briscola", players=2)
-    deck = deck_for(2, 1, {0: ["4C", "4B", "5B"], 1: ["3O", "6E", "2C"]}, "7O")
+    deck = build_deck(2, 1, {0: ["4C", "4B", "5B"], 1: ["3O", "6E", "2C"]}, "7O")
     state = game.new_match(deck=deck, dealer=1).apply("4C")
     assert heuristic_card(state) in ("6E", "2C")  # 2C cannot win either; both lose nothing
 
 
 def test_leads_a_liscio() -> None:
     game = mazo.load_game("briscola", players=2)
-    deck = deck_for(2, 1, {0: ["1E", "KB", "4C"], 1: ["5C", "6C", "7C"]}, "7O")
+    deck = build_deck(2, 1, {0: ["1E", "KB", "4C"], 1: ["5C", "6C", "7C"]}, "7O")
     state = game.new_match(deck=deck, dealer=1)
     assert state.to_act == 0
     assert heuristic_card(state) == "4C"
@@ -229,14 +178,14 @@ def test_leads_a_liscio() -> None:
 
 def test_leader_keeps_trumps() -> None:
     game = mazo.load_game("briscola", players=2)
-    deck = deck_for(2, 1, {0: ["1O", "3O", "QB"], 1: ["5C", "6C", "7C"]}, "7O")
+    deck = build_deck(2, 1, {0: ["1O", "3O", "QB"], 1: ["5C", "6C", "7C"]}, "7O")
     state = game.new_match(deck=deck, dealer=1)
     assert heuristic_card(state) == "QB"
 
 
 def test_takes_the_trump_two_exchange() -> None:
     game = mazo.load_game("briscola", players=2, trump_two_exchange=True)
-    deck = deck_for(2, 1, {0: ["2O", "KB", "4C"]}, "KO")
+    deck = build_deck(2, 1, {0: ["2O", "KB", "4C"]}, "KO")
     state = game.new_match(deck=deck, dealer=1)
     obs = state.observation(0)
     assert obs["phase"] == "exchange"
