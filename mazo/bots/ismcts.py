@@ -381,6 +381,9 @@ class ISMCTSBot:
                 # Partners who sign are modelled by the signing heuristic.
                 self.signing_readers = self._heuristics(**signing)
             self.readers = self._heuristics()
+        # Parsed action strings and card codes of the records infer replays.
+        self._ids: dict[str, int] = {}
+        self._cards: dict[str, int] = {}
         self.last_rejected = 0  # samples the last search threw away (infer)
         # Per seat, the rollout policy as ``state -> action`` (set for each search).
         self.choosers: list[Callable[[State], int]] = []
@@ -527,23 +530,29 @@ class ISMCTSBot:
         side_of = self.side_of
         side = side_of[me]
         signed: set[int] = set()  # partners who signed: the signing heuristic models them
+        ids = self._ids
         try:
+            deck = []
+            for code in deals[0]["deck"]:
+                card = self._cards.get(code)
+                if card is None:
+                    card = self._cards[code] = game.info.deck.parse(code)
+                deck.append(card)
             state = game.new_match(
-                seed=0,
-                decks=[deals[0]["deck"]],
-                dealer=deals[0]["dealer"],
-                setup=record.get("setup"),
+                seed=0, decks=[deck], dealer=deals[0]["dealer"], setup=record.get("setup")
             )
             for step in record["actions"]:
                 seat = step["seat"]
-                action = game.string_to_action(step["action"])
+                text = step["action"]
+                action = ids.get(text)
+                if action is None:
+                    action = ids[text] = game.string_to_action(text)
                 if seat != me:
                     reader: Bot | None = None
                     if action in talk:
                         # A partner's first sign: the one the signing heuristic makes
                         # with the sample's hand.  Consultations, later signs and the
                         # wish for an envío (which the heuristic never signs) are not read.
-                        text = step["action"]
                         if (
                             signing is not None
                             and side_of[seat] == side
@@ -557,7 +566,11 @@ class ISMCTSBot:
                         reader = signing[seat] if signing and seat in signed else readers[seat]
                     if reader is not None:
                         try:
-                            model = reader.choose(state.observation(seat))
+                            fast = getattr(reader, "choose_state", None)
+                            if fast is not None and seat == state.to_act:
+                                model = fast(state)  # the observation's choice, cheaper
+                            else:
+                                model = reader.choose(state.observation(seat))
                         except RulesError:
                             model = action  # the heuristic has no view there: not read
                         if model != action and not (action in talk and model not in talk):
