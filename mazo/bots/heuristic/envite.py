@@ -733,9 +733,10 @@ class _View(TrickView):
         return qs
 
     def value(
-        self, card: int, qs: Mapping[int, float], after: list[int] | None = None
+        self, card: int, qs: Mapping[int, float] | None, after: list[int] | None = None
     ) -> tuple[float, float]:
         """(deal odds if ``card`` is played now, chance of taking this trick with it);
+        ``qs``: the hand's :meth:`q` (None: priced as needed, only the other cards');
         ``after``: the seats that play after it (default: the rest of the trick)."""
         if after is None:
             got = self._values.get(card)
@@ -743,25 +744,28 @@ class _View(TrickView):
                 return got
         plays = [*self.trick, (self.seat, card)]
         p = self.p_take(plays, self.after(len(plays)) if after is None else after)
-        rest = [qs[c] for c in self.hand if c != card]
+        if qs is None:
+            rest = [self.q(c) for c in self.hand if c != card]
+        else:
+            rest = [qs[c] for c in self.hand if c != card]
         out = trick_value(p, self.won, self.lost, rest), p
         if after is None:
             self._values[card] = out
         return out
 
     def estimate(self) -> float:
-        """``E``: the chance that the bot's team wins this deal."""
-        qs = self.qs()
+        """``E``: the chance that the bot's team wins this deal.  (A card's own ``q`` is
+        priced only where another card's value needs it.)"""
         in_trick = any(s == self.seat for s, _ in self.trick)
         if in_trick:  # already played: the trick is the others' now
             p = self.p_take(self.trick, self.after(len(self.trick)))
-            return trick_value(p, self.won, self.lost, list(qs.values()))
+            return trick_value(p, self.won, self.lost, list(self.qs().values()))
         if self.to_play == self.seat:
-            return max(self.value(c, qs)[0] for c in self.playable())
+            return max(self.value(c, None)[0] for c in self.playable())
         if self.trick:  # to play later in this trick: the others still to play follow
             after = [s for s in self.after(len(self.trick)) if s != self.seat]
-            return max(self.value(c, qs, after)[0] for c in self.playable())
-        return deal_odds(self.won, self.lost, list(qs.values()))
+            return max(self.value(c, None, after)[0] for c in self.playable())
+        return deal_odds(self.won, self.lost, list(self.qs().values()))
 
     def choose_card(self, cards: list[int]) -> list[int]:
         """The best cards to play now (more than one only on an exact tie)."""
