@@ -2,7 +2,7 @@
 // signals (a menu), the trump-2 exchange, open hands (known_cards) and removed cards.
 
 import { suitIcon } from "../cards.js";
-import { finishedTrick, trickLine } from "./common.js";
+import { finishedTrick, infoCard, trickLine } from "./common.js";
 
 function lastTrick(obs) {
   const tricks = obs.tricks || [];
@@ -13,36 +13,19 @@ export default {
   deckStyle: "italian",
 
   centre(ctx) {
-    const { obs, t, h } = ctx;
-    const out = [];
-    if (obs.trump) {
-      const drawn = obs.indicator_holder !== null && obs.indicator_holder !== undefined;
-      const caption = drawn
-        ? t("briscola.trump_taken", { name: ctx.seatName(obs.indicator_holder) })
-        : t("briscola.trump");
-      out.push(
-        h(
-          "div",
-          { class: "info-card trump", id: "trump" },
-          ctx.card(obs.trump, { small: true, extraClass: drawn ? "dim" : "" }),
-          h("span", { class: "info-text" }, caption),
-        ),
-      );
-    }
-    const stock = [h("span", { class: "info-text" }, t("briscola.stock", { n: obs.stock_size ?? 0 }))];
-    if (obs.stock_top) stock.unshift(ctx.card(obs.stock_top, { small: true }));
-    out.push(h("div", { class: "info-card stock" }, stock));
-    if (obs.trump_suit) {
-      out.push(
-        h(
-          "div",
-          { class: "info-card" },
-          h("span", { class: "info-text", html: suitIcon(obs.trump_suit, ctx.style, 22) }),
-          h("span", { class: "info-text" }, t("briscola.trump_suit", { suit: t("suit." + obs.trump_suit) })),
-        ),
-      );
-    }
-    return out;
+    const { obs, t } = ctx;
+    const drawn = obs.indicator_holder !== null && obs.indicator_holder !== undefined;
+    const trump = drawn ? t("briscola.trump_taken", { name: ctx.seatName(obs.indicator_holder) }) : t("briscola.trump");
+    const top = obs.stock_top ? ctx.card(obs.stock_top, { small: true }) : null;
+    const suit = obs.trump_suit && [
+      ctx.h("span", { class: "info-text", html: suitIcon(obs.trump_suit, ctx.style, 22) }),
+      t("briscola.trump_suit", { suit: t("suit." + obs.trump_suit) }),
+    ];
+    return [
+      obs.trump && infoCard(ctx, ctx.card(obs.trump, { small: true, extraClass: drawn ? "dim" : "" }), trump, { className: "trump", id: "trump" }),
+      infoCard(ctx, top, t("briscola.stock", { n: obs.stock_size ?? 0 }), { className: "stock" }),
+      suit && infoCard(ctx, null, suit),
+    ];
   },
 
   trick(ctx) {

@@ -35,5 +35,29 @@ export function trickLine(ctx, trick, text) {
   return ctx.h("li", { class: "trick-line" }, miniCards(ctx, trick.cards, { win: trick.cards[i] }), ctx.h("span", { class: "trick-text" }, text));
 }
 
+/** A box of the table's centre: what it shows (a card, a row of cards, or null), then one
+ * line of text per entry of lines (a string, or a node such as a suit symbol; null ones
+ * are left out). opts.className is added to the box's class, opts.id names it. */
+export function infoCard(ctx, shown, lines, opts = {}) {
+  const texts = [].concat(lines).filter((x) => x !== null && x !== undefined);
+  return ctx.h(
+    "div",
+    { class: "info-card" + (opts.className ? " " + opts.className : ""), id: opts.id },
+    shown,
+    texts.map((x) => (x instanceof Node ? x : ctx.h("span", { class: "info-text" }, x))),
+  );
+}
+
+/** The score table's columns of a partnership game: its score, its games and the deal's
+ * tricks won, one value per side, under the labels of the i18n keys given. */
+export function teamColumns(ctx, keys) {
+  const { obs, t } = ctx;
+  return [
+    { label: t(keys[0]), values: obs.scores },
+    { label: t(keys[1]), values: obs.games || [] },
+    { label: t(keys[2]), values: obs.tricks_won || [] },
+  ];
+}
+
 /** A rank as the corner of a card shows it, in the interface language. */
 export { rankShort };

@@ -4,7 +4,7 @@
 // offences (penalize mode), and why a card may not be played (the duty to follow).
 
 import { suitOf, rankOf, rankShort, suitIcon } from "../cards.js";
-import { finishedTrick, trickLine } from "./common.js";
+import { finishedTrick, infoCard, teamColumns, trickLine } from "./common.js";
 
 const FIXED = {
   4: [],
@@ -50,20 +50,16 @@ export default {
   deckStyle: "spanish",
 
   centre(ctx) {
-    const { obs, t, h } = ctx;
-    const out = [];
-    if (obs.vira) {
-      out.push(
-        h("div", { class: "info-card vira", id: "vira" }, ctx.card(obs.vira, { small: true }), h("span", { class: "info-text" }, t("envite.vira"))),
-      );
-    }
+    const { obs, t } = ctx;
     const bet = obs.bet || {};
     const text = bet.pending
       ? t("envite.pending_short", { team: ctx.sideName(bet.pending.team), level: levelName(ctx, bet.pending.level) })
       : t("envite.bet_short", { level: levelName(ctx, bet.level || 0), value: bet.value === "chico" ? t("envite.level.chico") : bet.value });
-    out.push(h("div", { class: "info-card" }, h("span", { class: "info-text" }, text)));
-    if (obs.tumbo_deal) out.push(h("div", { class: "info-card" }, h("span", { class: "info-text" }, t("envite.tumbo_deal"))));
-    return out;
+    return [
+      obs.vira && infoCard(ctx, ctx.card(obs.vira, { small: true }), t("envite.vira"), { className: "vira", id: "vira" }),
+      infoCard(ctx, null, text),
+      obs.tumbo_deal && infoCard(ctx, null, t("envite.tumbo_deal")),
+    ];
   },
 
   trick(ctx) {
@@ -170,12 +166,7 @@ export default {
   },
 
   scoreColumns(ctx) {
-    const { obs, t } = ctx;
-    return [
-      { label: t("envite.stones"), values: obs.scores },
-      { label: t("envite.chicos"), values: obs.games || [] },
-      { label: t("envite.tricks"), values: obs.tricks_won || [] },
-    ];
+    return teamColumns(ctx, ["envite.stones", "envite.chicos", "envite.tricks"]);
   },
 
   scoreNote(ctx) {

@@ -2,7 +2,7 @@
 // to make 15, highlighting the table cards it takes), captured piles, escobas and the
 // breakdown of the last hand.
 
-import { miniCards } from "./common.js";
+import { infoCard, miniCards } from "./common.js";
 
 function parse(action) {
   const parts = action.split("+");
@@ -27,10 +27,10 @@ export default {
   },
 
   centre(ctx) {
-    const { obs, t, h } = ctx;
+    const { obs, t } = ctx;
     return [
-      h("div", { class: "info-card" }, h("span", { class: "info-text" }, t("escoba.stock", { n: obs.stock_size ?? 0 }))),
-      h("div", { class: "info-card" }, h("span", { class: "info-text" }, t("escoba.hand_round", { hand: obs.hand_number ?? 1, round: (obs.round ?? 0) + 1 }))),
+      infoCard(ctx, null, t("escoba.stock", { n: obs.stock_size ?? 0 })),
+      infoCard(ctx, null, t("escoba.hand_round", { hand: obs.hand_number ?? 1, round: (obs.round ?? 0) + 1 })),
     ];
   },
 

@@ -4,7 +4,7 @@
 // partner or the table (menus) and free talk (tell / say) in a text box.
 
 import { RANKS_52, SUITS, suitIcon, rankShort } from "../cards.js";
-import { finishedTrick, miniCards, trickLine } from "./common.js";
+import { finishedTrick, infoCard, miniCards, teamColumns, trickLine } from "./common.js";
 
 const PRESETS = {
   piu_ponto_e_piu_figure: "K Q J 10 9 8 7 6 5 4 3 2 1",
@@ -460,31 +460,23 @@ export default {
   deckStyle: "italian",
 
   centre(ctx) {
-    const { obs, t, h } = ctx;
-    const out = [];
-    if (obs.bottom_card) {
-      out.push(h("div", { class: "info-card bottom", id: "bottom-card" }, ctx.card(obs.bottom_card, { small: true }), h("span", { class: "info-text" }, t("trionfetti.bottom_card"))));
-    }
-    if (obs.leftover && obs.leftover.length) {
-      out.push(
-        h(
-          "div",
-          { class: "info-card leftover" },
-          h("div", { class: "cardrow" }, obs.leftover.map((c) => ctx.card(c, { small: true }))),
-          h("span", { class: "info-text" }, obs.leftover_public ? t("trionfetti.leftover") : t("trionfetti.leftover_peek")),
+    const { obs, t } = ctx;
+    const left = obs.leftover && obs.leftover.length ? obs.leftover : null;
+    return [
+      obs.bottom_card && infoCard(ctx, ctx.card(obs.bottom_card, { small: true }), t("trionfetti.bottom_card"), { className: "bottom", id: "bottom-card" }),
+      left &&
+        infoCard(
+          ctx,
+          ctx.h("div", { class: "cardrow" }, left.map((c) => ctx.card(c, { small: true }))),
+          obs.leftover_public ? t("trionfetti.leftover") : t("trionfetti.leftover_peek"),
+          { className: "leftover" },
         ),
-      );
-    }
-    out.push(
-      h(
-        "div",
-        { class: "info-card" },
-        h("span", { class: "info-text" }, t("trionfetti.deal_of", { deal: obs.deal ?? 1, smazzata: obs.smazzata ?? 1 })),
-        h("span", { class: "info-text" }, t("trionfetti.ranking_short", { name: t("ranking." + obs.ranking_name, null, obs.ranking_name) })),
-        obs.vega && obs.vega.stake > 1 ? h("span", { class: "info-text" }, t("trionfetti.stake", { n: obs.vega.stake })) : null,
-      ),
-    );
-    return out;
+      infoCard(ctx, null, [
+        t("trionfetti.deal_of", { deal: obs.deal ?? 1, smazzata: obs.smazzata ?? 1 }),
+        t("trionfetti.ranking_short", { name: t("ranking." + obs.ranking_name, null, obs.ranking_name) }),
+        obs.vega && obs.vega.stake > 1 ? t("trionfetti.stake", { n: obs.vega.stake }) : null,
+      ]),
+    ];
   },
 
   trick(ctx) {
@@ -567,12 +559,7 @@ export default {
   },
 
   scoreColumns(ctx) {
-    const { obs, t } = ctx;
-    return [
-      { label: t("trionfetti.points"), values: obs.scores },
-      { label: t("trionfetti.games"), values: obs.games || [] },
-      { label: t("trionfetti.tricks"), values: obs.tricks_won || [] },
-    ];
+    return teamColumns(ctx, ["trionfetti.points", "trionfetti.games", "trionfetti.tricks"]);
   },
 
   scoreNote(ctx) {
