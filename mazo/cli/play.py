@@ -41,6 +41,8 @@ DEFAULT_BOT = "heuristic"
 FALLBACK_BOT = "random"
 PAUSES = ("trick", "card", "never")
 """``--pause``: when the play loop stops for the human's out-of-turn calls."""
+NOT_PLAYABLE = "not now"
+"""How a card in hand the rules forbid now is marked among the numbered choices."""
 CONTINUE = -1
 """What :meth:`Session.ask` returns when the human lets the game go on at a pause."""
 TEXT = """\
@@ -428,18 +430,36 @@ class Session:
         actions.sort(key=lambda a: place.get(a, len(place)))
         return actions
 
+    def entries(self, obs: Mapping[str, Any]) -> list[tuple[str, bool]]:
+        """What the numbers stand for, in order: each legal action with True.  Where a
+        card is played by its code (the game's ``cards_are_moves``) and some card may be
+        played now, every card in hand comes first in the hand's order, those the rules
+        forbid now with False: ``1`` is always the first card, whatever the rules hide."""
+        legal = self.choices(obs)
+        hand = [c for c in self.hand if c in (obs.get("hand") or [])]
+        if not self.text.cards_are_moves or not any(c in legal for c in hand):
+            return [(a, True) for a in legal]
+        cards = [(c, c in legal) for c in hand]
+        return cards + [(a, True) for a in legal if a not in hand]
+
+    def not_playable(self, card: str, obs: Mapping[str, Any]) -> str:
+        """``4B cannot be played now: you must follow suit (cups)``."""
+        why = self.text.unplayable(card, obs, self.view)
+        return f"{card} cannot be played now" + (f": {why}" if why else "")
+
     def ask(self, obs: Mapping[str, Any], pause: bool = False) -> int | str | None:
         """Read one line; an action id (or an action string outside the id space, as the
         game's text reads it: a custom ranking, free talk), :data:`CONTINUE` (at a
         pause), or None after a command or a mistake.  At a pause choice 1 is
         "continue" and the others shift."""
-        legal = self.choices(obs)
+        entries = self.entries(obs)
+        legal = [a for a, ok in entries if ok]
         allowed = list(obs.get("legal_actions") or [])
         offset = 1 if pause else 0
         # The range counts what is on screen: messages behind 'm' keep their numbers
         # (after the others) but are not announced.
         hidden = self.text.messages_behind_m
-        shown = [a for a in legal if not (hidden and self.text.is_message(a))]
+        shown = [a for a, _ in entries if not (hidden and self.text.is_message(a))]
         count = len(shown) + offset
         numbers = "1" if count == 1 else f"1-{count}"
         if pause:
@@ -487,8 +507,12 @@ class Session:
             return None
         if word.isdigit():
             number = int(word) - offset
-            if 1 <= number <= len(legal):
-                return self.game.string_to_action(legal[number - 1])
+            if 1 <= number <= len(entries):
+                chosen, ok = entries[number - 1]
+                if ok:
+                    return self.game.string_to_action(chosen)
+                self.out.line(f"{self.not_playable(chosen, obs)}; choose another.", style="red")
+                return None
             self.out.line(
                 f"There is no choice {number + offset}: type 1 to {count}, or a card code.",
                 style="red",
@@ -497,20 +521,22 @@ class Session:
         try:
             action = self.game.string_to_action(text)
         except InvalidActionError as err:
-            matches = self.by_cards(text, legal)
+            matches = self.by_cards(text, entries)
             if matches:
                 return self.pick(matches, obs)
             self.out.line(f"Not understood: {err}. Type ? for help.", style="red")
             return None
         label = self.game.action_to_string(action)
         if label not in allowed:
-            matches = self.by_cards(text, legal)
+            matches = self.by_cards(text, entries)
             if matches:
                 return self.pick(matches, obs)
             if "+" in label:
                 return action  # a capture it cannot make: the rules say why when applied
             hand = obs.get("hand") or []
-            if label in hand or label not in _card_codes(self.game):
+            if label in hand and (label, False) in entries:
+                why = self.not_playable(label, obs)
+            elif label in hand or label not in _card_codes(self.game):
                 why = f"{label} is not allowed now"
             else:
                 why = f"You do not hold {label}"
@@ -521,8 +547,9 @@ class Session:
             return None
         return action
 
-    def by_cards(self, text: str, legal: list[str]) -> list[tuple[int, str]]:
-        """The numbered legal ``card+card+...`` actions (Escoba) the typed cards name.
+    def by_cards(self, text: str, entries: list[tuple[str, bool]]) -> list[tuple[int, str]]:
+        """The numbered legal ``card+card+...`` actions (Escoba) the typed cards name
+        (``entries``: see :meth:`entries`).
 
         A lone card names every action that plays it; several cards name the action made
         of exactly those cards, in any order.  Empty when the text is not a list of cards.
@@ -535,7 +562,7 @@ class Session:
             return []
         if not cards or len(set(cards)) != len(cards):
             return []
-        numbered = list(enumerate(legal, 1))
+        numbered = [(i, a) for i, (a, ok) in enumerate(entries, 1) if ok]
         if len(cards) == 1:
             return [(i, a) for i, a in numbered if a.split("+")[0] == cards[0]]
         return [(i, a) for i, a in numbered if set(a.split("+")) == set(cards)]
@@ -568,9 +595,14 @@ class Session:
         text = self.text
         behind = text.messages_behind_m
         lines = []
-        for i, action in enumerate(self.choices(obs), first):
-            if not (behind and text.is_message(action)):
-                lines.append(f"{i:>3}) {text.choice_label(action, obs, self.view)}")
+        for i, (action, ok) in enumerate(self.entries(obs), first):
+            if behind and text.is_message(action):
+                continue
+            label = text.choice_label(action, obs, self.view)
+            if not ok:
+                why = text.unplayable(action, obs, self.view)
+                label += f"  ({NOT_PLAYABLE}{': ' + why if why else ''})"
+            lines.append(f"{i:>3}) {label}")
         if behind and any(text.is_message(a) for a in obs.get("legal_actions") or []):
             lines.append(text.messages_line(obs))
         return lines
@@ -579,7 +611,7 @@ class Session:
         """The messages this seat may send now, numbered after the other choices."""
         out = self.out
         out.line(self.text.messages_head(obs))
-        for i, action in enumerate(self.choices(obs), 1 + offset):
+        for i, (action, _) in enumerate(self.entries(obs), 1 + offset):
             if self.text.is_message(action):
                 out.line(f"{i:>3}) {self.text.action_label(action, obs, self.view)}")
         for line in self.text.messages_extra(obs, self.view):
@@ -591,8 +623,9 @@ class Session:
         text = self.text
         out.line()
         hand = obs.get("hand") or []
-        # A game may show the hand as the choices themselves, when all of it is playable.
-        listed = text.hand_in_choices and set(hand) <= set(obs.get("legal_actions") or [])
+        # A game may show the hand as the choices themselves, when all of it is listed
+        # (playable, or numbered by its place: see entries).
+        listed = text.hand_in_choices and set(hand) <= {a for a, _ in self.entries(obs)}
         for i, line in enumerate(self._table_lines(obs, show_hand=not listed)):
             bold = i == 0 or line.startswith(text.bold_prefixes)
             out.line(line, style="bold" if bold else None)
@@ -607,7 +640,7 @@ class Session:
             out.line(header, style="bold")
             lines = self._choices(obs)
         for line in lines:
-            out.line(line, style=text.choice_style(line))
+            out.line(line, style="dim" if NOT_PLAYABLE in line else text.choice_style(line))
         for line in text.notes_after_choices(obs, pause):
             out.line(line)
 

@@ -270,7 +270,13 @@ class GameText:
     messages_behind_m: bool = False
     """Messages (:meth:`is_message`) are listed by the ``m`` command, not among the choices."""
     hand_in_choices: bool = False
-    """When every card in hand is a choice, the hand is shown as the choices only."""
+    """When every card in hand is among the numbered choices (playable, or numbered by its
+    place: :attr:`cards_are_moves`), the hand is shown as the choices only."""
+    cards_are_moves: bool = True
+    """A card in hand is played by the action its code names alone.  Then, whenever a card
+    may be played, the choices number every card in hand by its place in the hand (``1``
+    is always the first card), those the rules forbid now listed but not choosable
+    (:meth:`unplayable` says why).  False for Escoba, whose captures name several cards."""
     bold_prefixes: tuple[str, ...] = ("Your hand",)
     """Table lines printed in bold (the first line always is)."""
     pause_prefixes: tuple[str, ...] = ("Your hand",)
@@ -330,6 +336,10 @@ class GameText:
         """Every legal action numbered, one line each: ``  1) 7O (7 of coins)``."""
         actions = self.ordered_actions(list(obs.get("legal_actions") or []), obs)
         return [f"{i:>3}) {self.choice_label(a, obs, view)}" for i, a in enumerate(actions, 1)]
+
+    def unplayable(self, card: str, obs: JSON, view: View) -> str | None:
+        """Why a card in hand cannot be played now (the rules of following), or None."""
+        return None
 
     def choice_style(self, line: str) -> str | None:
         """A style for a choice line (the front end's names, e.g. ``cyan``), or None."""

@@ -649,6 +649,7 @@ class EnviteText(GameText):
                      a message to your partners; m lists them by number
   Enter, c           at a pause: let the game go on"""
     messages_behind_m = True
+    hand_in_choices = True
     bold_prefixes = ("Your hand", "Proposal", "Tumbo")
     pause_prefixes = ("Bet:", "Proposal:", "Tumbo", "Tricks won", "Your hand")
     hold_messages = True
@@ -664,6 +665,26 @@ class EnviteText(GameText):
 
     def ordered_actions(self, legal: Sequence[str], obs: JSON) -> list[str]:
         return ordered_actions(legal)
+
+    def unplayable(self, card: str, obs: JSON, view: View) -> str | None:
+        """The obligation to follow (rules section 7) that the led card sets.
+
+        >>> from mazo.render import View
+        >>> v = View(players=4, side_of=(0, 1, 0, 1), viewer=0, style="code", game="envite")
+        >>> obs = {"players": 4, "vira": "4B", "trick": [{"seat": 3, "card": "5C"}]}
+        >>> TEXT.unplayable("6O", obs, v), TEXT.unplayable("6O", {**obs, "trick": []}, v)
+        ('you must follow cups', None)
+        >>> TEXT.unplayable("6O", {**obs, "trick": [{"seat": 3, "card": "5B"}]}, v)
+        'a trump was led: you must play a trump'
+        """
+        trick = obs.get("trick") or []
+        vira = obs.get("vira")
+        if not trick or not vira:
+            return None
+        led = str(trick[0]["card"])
+        if led in trump_order(int(obs.get("players") or view.players), vira):
+            return "a trump was led: you must play a trump"
+        return f"you must follow {suit_name(led[-1], view.lang)}"
 
     def event_style(self, event: JSON, ours: bool) -> str | None:
         kind = event.get("type")

@@ -230,6 +230,7 @@ class EscobaText(GameText):
 
     sim_columns = ("points/hand", "final score")
     tricks_help = "this hand's plays so far"
+    cards_are_moves = False  # a capture names the card and what it takes
 
     help = """\
   7o+5c+3b           play 7O and take 5C and 3B (any order, any case); a card with

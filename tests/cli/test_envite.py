@@ -24,7 +24,12 @@ from mazo.render.envite import envite_action_label, group_messages
 PROMPT = "Your move ["
 PAUSE = "Call or continue ["
 CARD = re.compile(r"\b([1-7JQK][OCEB])\b")
+CARD_LINE = re.compile(r"^\s+(\d+)\) ([1-7JQK][OCEB])\b", re.M)
 ALWAYS_FIRST = "1\n" * 3000
+# Numbers 1, 2, 3 in turn, one a prompt: where card 1 cannot be played now (renuncio_mode
+# prevent: a card that does not follow is listed, numbered, but not choosable) the prompt
+# reads on to 2 or 3, one of which can.  For matches that must reach their end.
+IN_TURN = "1\n2\n3\n" * 1000
 
 pytestmark = pytest.mark.usefixtures("plain_terminal")
 
@@ -98,7 +103,7 @@ def test_whole_match_against_random_bots(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     code, out, err = run_cli(
-        play_args(tmp_path, seed=seed, players=players), capsys, monkeypatch, ALWAYS_FIRST
+        play_args(tmp_path, seed=seed, players=players), capsys, monkeypatch, IN_TURN
     )
     assert code == 0, err
     assert "Traceback" not in out + err
@@ -175,7 +180,7 @@ def test_nothing_hidden_is_printed(
     hierarchy, the exempt card and the signs' meanings name cards without placing them."""
     players = 6
     code, out, _ = run_cli(
-        play_args(tmp_path, seed=4, players=players), capsys, monkeypatch, ALWAYS_FIRST
+        play_args(tmp_path, seed=4, players=players), capsys, monkeypatch, IN_TURN
     )
     assert code == 0
     record = record_of(tmp_path)
@@ -310,7 +315,7 @@ def test_with_a_captain_the_bot_captain_answers(
 ) -> None:
     """bet_responder=captain: seat 0 answers for team 0, so the human at seat 2 never does."""
     argv = play_args(tmp_path, "--seat", "2", "-o", "bet_responder=captain", seed=2)
-    code, out, _ = run_cli(argv, capsys, monkeypatch, ALWAYS_FIRST)
+    code, out, _ = run_cli(argv, capsys, monkeypatch, IN_TURN)
     assert code == 0 and "Match over:" in out
     final = final_state(tmp_path)
     answers = [
@@ -398,13 +403,100 @@ def test_bad_input_says_why(
     assert out.count(PROMPT) == len(typed)
 
 
+def _session(hand: list[str]) -> Any:
+    """A Session at seat 0 of a 4-player Envite whose hand came in the order given."""
+    from mazo.cli.common import Output
+    from mazo.cli.play import Session
+
+    game = mazo.load_game("envite", players=4)
+    names = {s: "random" for s in range(1, 4)}
+    session = Session(game, 0, {}, names, 1, Output(color=False), style="code", lang="en")
+    session.hand = list(hand)
+    return session
+
+
+# Seat 3 led 5E (swords); seat 0 holds 1E, 6B and 3C and must follow swords (prevent mode).
+FOLLOW = {
+    "players": 4,
+    "vira": "4B",
+    "hand": ["3C", "1E", "6B"],  # the engine's order; the session's is the order they came
+    "trick": [{"seat": 3, "card": "5E"}],
+    "legal_actions": ["1E", "envio", "signal mala"],
+}
+
+
+def test_cards_are_numbered_by_their_place_in_the_hand() -> None:
+    """renuncio_mode=prevent leaves the cards that do not follow out of the legal actions:
+    they are still numbered, by their place in the hand, and marked, so "1" is always the
+    first card of the hand and a number never moves to another card (issue 19)."""
+    session = _session(["1E", "6B", "3C"])
+    assert session.entries(FOLLOW) == [
+        ("1E", True),
+        ("6B", False),
+        ("3C", False),
+        ("envio", True),
+        ("signal mala", True),
+    ]
+    lines = session._choices(FOLLOW)
+    assert lines[0] == "  1) 1E"
+    assert lines[1] == "  2) 6B  [trump]  (not now: you must follow swords)"
+    assert lines[2] == "  3) 3C  (not now: you must follow swords)"
+    assert lines[3].startswith("  4) envio — propose envío")
+    # The same card keeps its number when another is the one that may be played.
+    session.hand = ["6B", "1E", "3C"]
+    assert [a for a, _ in session.entries(FOLLOW)][:3] == ["6B", "1E", "3C"]
+
+
+def test_a_card_that_cannot_be_played_is_refused_with_the_reason(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    session = _session(["1E", "6B", "3C"])
+    typed = iter(["2", "6b", "1"])
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(typed)
+
+    session.read = read
+    session.echo = False
+    assert session.ask(FOLLOW) is None
+    assert session.ask(FOLLOW) is None
+    assert session.ask(FOLLOW) == session.game.string_to_action("1E")
+    out = capsys.readouterr().out
+    assert "6B cannot be played now: you must follow swords; choose another." in out
+    assert (
+        "6B cannot be played now: you must follow swords; choose from the list (1E, envio)" in out
+    )
+    # The range counts the numbered lines shown: three cards and envio (messages behind m).
+    assert prompts[0].startswith("Your move [1-4, ")
+
+
+def test_whole_match_numbers_cards_by_place(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Through a whole match: every list of choices numbers the hand's cards 1, 2, ... in
+    a row, cards that may not be played among them, marked."""
+    code, out, _ = run_cli(
+        play_args(tmp_path, "--pause", "never", seed=3), capsys, monkeypatch, IN_TURN
+    )
+    assert code == 0 and "Match over:" in out
+    blocks = [b.split(PROMPT)[0] for b in out.split("Your hand — your choices:")[1:]]
+    assert len(blocks) >= 10
+    for block in blocks:
+        numbers = [int(n) for n, _ in CARD_LINE.findall(block)]
+        assert numbers == list(range(1, len(numbers) + 1)), block
+    assert sum("(not now: you must " in b for b in blocks) >= 2
+    assert "cannot be played now: you must" in out
+
+
 # -- replay ------------------------------------------------------------------------------------
 
 
 def test_replay_a_saved_envite_match(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    run_cli(play_args(tmp_path, "-o", "chicos_to_win=1", seed=5), capsys, monkeypatch, ALWAYS_FIRST)
+    run_cli(play_args(tmp_path, "-o", "chicos_to_win=1", seed=5), capsys, monkeypatch, IN_TURN)
     path = str(tmp_path / "match.json")
     final = mazo.replay(load_record(path))
     assert final.match_over
