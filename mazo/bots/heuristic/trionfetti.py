@@ -239,6 +239,9 @@ def _ranking(strength: tuple[int, ...]) -> _Ranking:
         return hit[1]
     tables = _RANKINGS.get(strength)
     if tables is None:
+        if len(_RANKINGS) >= 256:  # custom rankings are many only on a long-lived server
+            _RANKINGS.clear()
+            _BY_JSON.clear()
         tables = _RANKINGS[strength] = _Ranking(strength)
     if len(_BY_OBJECT) >= 256:
         _BY_OBJECT.clear()
