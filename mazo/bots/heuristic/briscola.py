@@ -44,9 +44,10 @@ from mazo.bots.odds import card_mask, one_placement
 from mazo.bots.odds import holds as _p_holds
 from mazo.core.cards import LATIN_40
 from mazo.core.errors import RulesError
-from mazo.core.game import Game, State
+from mazo.core.game import PHASE_MASK, Game, State
 from mazo.games.briscola import (
     EXCHANGE,
+    EXCHANGE_PHASE,
     SIGNAL_BASE,
     SIGNAL_MEANINGS,
     BriscolaState,
@@ -203,12 +204,14 @@ class _View:
         v.seat = obs["seat"]
         v.indicator = _parse(obs["trump"])
         v.trump = SUIT[v.indicator]
-        v.hand = [_parse(c) for c in obs["hand"]]
+        v.hand = hand = [_parse(c) for c in obs["hand"]]
         v.stock = obs["stock_size"]
         v.active = tuple(obs["seats"])
         v.trick = [_parse(t["card"]) for t in obs["trick"]]
         v.trick_seats = [t["seat"] for t in obs["trick"]]
         seen = 0
+        for c in hand:
+            seen |= 1 << c
         for c in obs.get("removed", []):
             seen |= 1 << _parse(c)
         for t in obs["tricks"]:
@@ -236,12 +239,13 @@ class _View:
         v.seat = seat
         v.indicator = d.indicator
         v.trump = d.trump
-        v.hand = list(_cards(h >> 40 * seat & _FULL))
-        leader, sp, won, ntricks, _holder, _used, sigs = state._t
+        hand = h >> 40 * seat & _FULL
+        v.hand = list(_CARDS.get(hand) or _cards(hand))
+        leader, sp, won, ntricks, holder, _used, sigs = state._t
         v.stock = len(d.draw) - sp
         v.active = d.active
         v.trick = list(state._trick)
-        seen = d.removed
+        seen = d.removed | hand
         sizes = []
         for s in range(game.players):
             seen |= won >> 40 * s & _FULL
@@ -258,7 +262,18 @@ class _View:
             v.signals = []
         v.trick_no = ntricks + 1
         v.trick_seats = []  # filled by _finish
-        v._finish(side_of, leader, sizes, _known_cards(state, seat), seen)
+        if (
+            holder is None
+            and d.exchanged is None
+            and d.declined is None
+            and not game.open_hands
+            and state._m & PHASE_MASK != EXCHANGE_PHASE
+            and not game.options["partners_show_hands_before_first_trick"]
+        ):
+            known: dict[int, int] = {}  # nothing of another hand shown (_known_cards' cases)
+        else:
+            known = _known_cards(state, seat)
+        v._finish(side_of, leader, sizes, known, seen)
         return v
 
     def _finish(
@@ -269,7 +284,8 @@ class _View:
         known: dict[int, int],
         seen: int,
     ) -> None:
-        """What both front doors derive alike: the order of play, the unseen cards."""
+        """What both front doors derive alike: the order of play, the unseen cards
+        (``seen``: the hand, the removed cards and the completed tricks' so far)."""
         self.side_of = side_of
         self.my_side = side_of[self.seat]
         active = self.active
@@ -281,8 +297,6 @@ class _View:
             self.trick_seats = order[: len(trick)]
         self.after = order[len(trick) + 1 :]
         for c in trick:
-            seen |= 1 << c
-        for c in self.hand:
             seen |= 1 << c
         for mask in known.values():
             seen |= mask
