@@ -17,6 +17,7 @@ from mazo.core.cards import DeckSpec
 
 __all__ = [
     "card_codes",
+    "card_ids",
     "card_mask",
     "deal_odds",
     "game_equity",
@@ -132,6 +133,20 @@ def card_mask(deck: DeckSpec, codes: Iterable[str]) -> int:
     out = 0
     for code in codes:
         out |= 1 << deck.parse(code)
+    return out
+
+
+def card_ids(mask: int) -> list[int]:
+    """The card ids of ``mask``, ascending (a list: what a view's hand keeps).
+
+    >>> card_ids(0b1011)
+    [0, 1, 3]
+    """
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
     return out
 
 
