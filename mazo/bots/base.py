@@ -65,4 +65,31 @@ def legal_ids(game: Game, observation: Observation) -> list[int]:
             f"seat {observation.get('seat')!r} has no legal action in this observation "
             f"(to_act is {observation.get('to_act')!r})"
         )
-    return [game.string_to_action(a) for a in legal]
+    ids = _ids_of(game)
+    out = []
+    for text in legal:
+        got = ids.get(text)
+        if got is None:
+            got = ids[text] = game.string_to_action(text)
+        out.append(got)
+    return out
+
+
+# Per configured game, the ids of the action strings met so far: parsing a string costs
+# more than a bot's whole decision in some games (Trionfetti offers up to 140 message
+# strings a turn), and a game maps a string to the same id for ever.  Games are kept by
+# identity (with the game itself, so an id is never reused while cached); the table is
+# emptied when many games have come and gone (a server makes one per table).
+_ID_TABLES: dict[int, tuple[Game, dict[str, int]]] = {}
+_MAX_TABLES = 256
+
+
+def _ids_of(game: Game) -> dict[str, int]:
+    entry = _ID_TABLES.get(id(game))
+    if entry is not None and entry[0] is game:
+        return entry[1]
+    if len(_ID_TABLES) >= _MAX_TABLES:
+        _ID_TABLES.clear()
+    table: dict[str, int] = {}
+    _ID_TABLES[id(game)] = (game, table)
+    return table
