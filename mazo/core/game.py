@@ -7,6 +7,7 @@ touches the old one.  Each game module subclasses both and keeps its hot path on
 
 from __future__ import annotations
 
+import copy
 import operator
 import secrets
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple, Self
 
 from mazo.core.cards import DeckSpec
-from mazo.core.errors import InvalidActionError, RulesError
+from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
 from mazo.core.rng import Rng, derive_seed, stream_seed
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "HAND_OVER",
     "OVER",
     "PHASE_MASK",
+    "STOPPED",
     "DealFacts",
     "DealStart",
     "EventLogState",
@@ -43,9 +45,12 @@ __all__ = [
 
 # A state's mode bits (``_m`` of :class:`MatchState`): the phase in bits 0-1 (0 is card
 # play, ``OVER`` ends the match; games name their other phases), and flags above.
+# ``STOPPED`` (with ``OVER``) marks the end of a line cut at a deal's end
+# (:meth:`State.stop_at_deal_end`): nothing may follow, yet the match is not over.
 PHASE_MASK = 3
 OVER = 2
 HAND_OVER = 4
+STOPPED = 16
 
 JSON = dict[str, Any]
 
@@ -215,6 +220,11 @@ class Game:
     sides: int
     side_of: tuple[int, ...]
     target: int
+    stops_at_deal_end: bool = False
+    """True on the twin that the lines of :meth:`State.stop_at_deal_end` play under: a
+    deal's end that does not end the match deals no next deal (the game checks it once a
+    deal, never on a move)."""
+    _stopping_twin: Game | None = None
 
     def __init__(self, players: int | None = None, **options: Any) -> None:
         if players is None:
@@ -277,6 +287,19 @@ class Game:
             signals=signals,
         )
         return self.info
+
+    def stopping(self) -> Game:
+        """This game's twin whose matches stop at a deal's end (``stops_at_deal_end``):
+        the same rules, options and caches; made once, then shared by every stopped line.
+        A stopped line carries it in its states' game slot, which every ``apply`` copies,
+        so the mark costs the normal line nothing."""
+        twin = self._stopping_twin
+        if twin is None:
+            twin = copy.copy(self)
+            twin.stops_at_deal_end = True
+            twin._stopping_twin = twin
+            self._stopping_twin = twin
+        return twin
 
     def first_dealer(self, seed: int, dealer: int | None) -> int:
         """The first dealer: as asked, else the ``first_dealer`` option, else drawn from
@@ -677,6 +700,16 @@ class State:
         """Search fast path: ``action`` must come from ``legal_actions()`` of ``to_act``."""
         return self.apply(action)
 
+    def stop_at_deal_end(self) -> State:
+        """An equal position whose line ends with the deal in progress (a search's
+        rollouts need no next deal).  Every state ``apply`` derives from it carries the
+        mark; the move that ends the deal gives a state with ``hand_over``, the
+        ``scores``, ``games``, ``finished_deal_points``, ``match_over`` and ``winner`` of
+        the normal line, but no next deal: ``to_act`` is None, ``legal_actions()`` is
+        ``[]`` and ``apply`` raises :class:`InvalidActionError`.  This default returns
+        the state itself: a game without the stop keeps dealing (still correct)."""
+        return self
+
     def apply(self, action: int | str, seat: int | None = None) -> State:
         """A new state after ``action``; raises and leaves this state untouched if illegal."""
         raise NotImplementedError
@@ -738,8 +771,40 @@ class MatchState(State):
 
     @property
     def match_over(self) -> bool:
-        """True once a side has won the match."""
-        return self._m & PHASE_MASK == OVER
+        """True once a side has won the match (not at the end of a stopped line)."""
+        return self._m & (PHASE_MASK | STOPPED) == OVER
+
+    def stop_at_deal_end(self) -> Self:
+        """An equal position whose line stops at the deal's end (see
+        :meth:`State.stop_at_deal_end`): a copy playing under the game's
+        :meth:`Game.stopping` twin."""
+        twin = self._g.stopping()
+        if self._g is twin:
+            return self
+        new = self._copy()
+        new._g = twin
+        return new
+
+    def _stop_line(self, d: Any, ev: Any) -> Self:
+        """End a stopped line in this fresh state at a deal's end that does not end the
+        match: ``d`` is the deal's facts with the scores (and games) after it, ``ev`` the
+        log's newest node (the deal's end); no seat acts, nothing follows."""
+        state: Any = self  # the slots are the game's state class's
+        state._d = d
+        state._m = OVER | HAND_OVER | STOPPED
+        state.to_act = None
+        state._ev = ev
+        return self
+
+    def _no_action(self, text: str) -> InvalidActionError | IllegalActionError:
+        """The error for ``text`` (an action) on a state where no one acts: the end of a
+        stopped line, else the end of the match."""
+        if self._m & STOPPED:
+            return InvalidActionError(
+                f"{text}: the search line ends here, at the deal's end "
+                "(a state of stop_at_deal_end: no next deal is dealt, no action is allowed)"
+            )
+        return IllegalActionError(f"{text}: the match is over; no action is allowed")
 
     @property
     def scores(self) -> list[int]:
@@ -847,6 +912,10 @@ class MatchState(State):
         # A state is an immutable value whose log is a long chain of shared tuples: a copy
         # shares its parts (a recursive copy of a long match would exceed the recursion
         # limit, and nothing in a state is ever changed after it is made).
+        return self._copy()
+
+    def _copy(self) -> Self:
+        """A new state with the same slots (sharing their values)."""
         new = object.__new__(type(self))
         for cls in type(self).__mro__:
             for name in getattr(cls, "__slots__", ()):

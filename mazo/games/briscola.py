@@ -699,7 +699,7 @@ class BriscolaState(MatchState):
         to_act = self.to_act
         phase = self._m & _PHASE_MASK
         if phase == OVER or to_act is None:
-            raise IllegalActionError(f"{text}: the match is over; no action is allowed")
+            raise self._no_action(text)
         if seat is not None and (type(seat) is not int or not 0 <= seat < game.players):
             raise IllegalActionError(f"seat must be 0..{game.players - 1}, not {seat!r}")
         actor = to_act if seat is None else seat
@@ -1007,9 +1007,11 @@ def _end_deal(state: BriscolaState) -> BriscolaState:
     }
     ev = (state._ev, _EV_HAND_END, pts, detail)
     winner = game.match_winner(scores)
-    if winner is not None:
+    if winner is not None or game.stops_at_deal_end:
         nd = d.copy()
         nd.scores = scores
+        if winner is None:  # a stopped line ends here (State.stop_at_deal_end)
+            return state._stop_line(nd, ev)
         state._d = nd
         state._m = OVER | _HAND_OVER
         state.to_act = None

@@ -889,7 +889,7 @@ class EnviteState(PartnershipState):
         text = game.action_to_string(a)
         to_act = self.to_act
         if to_act is None:
-            raise IllegalActionError(f"{text}: the match is over; no action is allowed")
+            raise self._no_action(text)
         if seat is not None and (type(seat) is not int or not 0 <= seat < n):
             raise IllegalActionError(f"seat must be 0..{n - 1}, not {seat!r}")
         actor = to_act if seat is None else seat
@@ -1105,10 +1105,12 @@ def _end_deal(
     ev: Any = (state._ev, _K_END, tuple(gained), detail)
     if after is None:
         ev = (ev, _K_CHICO, team, tuple(chicos))
-    if chicos[team] >= game.target:
+    if chicos[team] >= game.target or game.stops_at_deal_end:
         done = d.copy()
         done.scores = tuple(stones)
         done.games = tuple(chicos)
+        if chicos[team] < game.target:  # a stopped line ends here (State.stop_at_deal_end)
+            return state._stop_line(done, ev)
         return state._end_match(done, ev, _K_MATCH, team)
     n = game.players
     return _start_deal(

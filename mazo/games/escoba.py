@@ -512,7 +512,7 @@ class EscobaState(EventLogState):
         to_act = self.to_act
         game = self._g
         if to_act is None:
-            raise IllegalActionError(f"{self._name(a)}: the match is over; no action is allowed")
+            raise self._no_action(self._name(a))
         if seat is not None and (seat != to_act or type(seat) is not int):
             if type(seat) is not int or not 0 <= seat < game.players:
                 raise IllegalActionError(f"seat must be 0..{game.players - 1}, not {seat!r}")
@@ -785,11 +785,13 @@ def _end_hand(state: EscobaState) -> EscobaState:
     state._piles = piles
     state._table = ()
     winner = game.match_winner(scores)
-    if winner is not None:
+    if winner is not None or game.stops_at_deal_end:
         done = _Hand()
         for name in _Hand.__slots__:
             setattr(done, name, getattr(hd, name))
         done.scores = scores
+        if winner is None:  # a stopped line ends here (State.stop_at_deal_end)
+            return state._stop_line(done, ev)
         state._d = done
         state._m = OVER | _HAND_OVER
         state.to_act = None

@@ -982,7 +982,7 @@ class TrionfettiState(PartnershipState):
     def _actor(self, text: str, seat: int | None) -> int:
         to_act = self.to_act
         if to_act is None:
-            raise IllegalActionError(f"{text}: the match is over; no action is allowed")
+            raise self._no_action(text)
         if seat is not None and (type(seat) is not int or not 0 <= seat < 4):
             raise IllegalActionError(f"seat must be 0..3, not {seat!r}")
         return to_act if seat is None else seat
@@ -1266,6 +1266,8 @@ def _end_deal(state: TrionfettiState, reason: str, team: int, points: int) -> Tr
     state._x = x
     if won and games[team] >= game.match_target:
         return state._end_match(nd, ev, _K_MATCH, team)
+    if game.stops_at_deal_end:  # a stopped line ends here (State.stop_at_deal_end)
+        return state._stop_line(nd, ev)
     if won or d.k == 4:
         return _start_smazzata(
             game,
