@@ -11,7 +11,9 @@ import argparse
 import json
 import re
 import secrets
+import shutil
 import sys
+import textwrap
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -81,13 +83,13 @@ your team must answer a proposal or decide at tumbo, and at the pauses --pause c
 HELP = """\
 Commands at your turn:
   1, 2, ...          take the numbered choice
-  7o, KB, ae         play a card by its code: rank 1-7 J Q K (A = 1), suit O C E B"""
+  7o, KB, ae         a card by its code: rank 1-7 J Q K (A = 1), suit O C E B"""
 """The commands of every game; ``?`` adds the game's own (its text's ``help``)."""
 HELP_END = """\
   s, show            show the table again
   t, tricks          {tricks}
   ?, help            this help
-  q, quit            leave the match (Ctrl-D too); --save writes the record first"""
+  q, quit            leave the match (or Ctrl-D); --save writes the record"""
 
 
 def add_parser(subparsers: Any) -> None:
@@ -586,9 +588,11 @@ class Session:
         return self.text.observation(obs, self.view, show_hand=show_hand).splitlines()
 
     def help(self) -> str:
-        """The in-game help: the common commands and this game's own."""
+        """The in-game help: the common commands and this game's own, filled to the
+        terminal's width (80 columns when output is not a terminal)."""
         parts = [HELP, self.text.help, HELP_END.format(tricks=self.text.tricks_help)]
-        return "\n".join(p for p in parts if p)
+        width = shutil.get_terminal_size().columns if isatty(sys.stdout) else 80
+        return fill_help("\n".join(p for p in parts if p), max(width, 40) - 1)
 
     def _choices(self, obs: Mapping[str, Any], first: int = 1) -> list[str]:
         """The numbered choices; messages wait behind ``m`` when the game says so."""
@@ -718,6 +722,50 @@ class Session:
             f"Record saved to {path}; replay it with: mazo replay {_quote(str(path))} "
             f"--seat {self.seat}"
         )
+
+
+HELP_COLUMN = 21
+"""Where the help's explanations start (a command longer than the gap gets a line of its
+own)."""
+
+
+def fill_help(text: str, width: int) -> str:
+    """Help entries (``  command  explanation``, continued on lines indented to
+    :data:`HELP_COLUMN`) with their explanations filled to ``width`` under that column;
+    lines not indented (headings) stay as they are.
+
+    >>> text = "Keys:\\n  q, quit            leave the match now and write the record"
+    >>> print(fill_help(text, 44))
+    Keys:
+      q, quit            leave the match now and
+                         write the record
+    """
+    entries: list[tuple[str, str]] = []
+    for line in text.splitlines():
+        if line.startswith(" " * HELP_COLUMN) and entries:
+            command, words = entries[-1]
+            entries[-1] = (command, f"{words} {line.strip()}".strip())
+        elif line.startswith("  "):
+            command, _, words = line.strip().partition("  ")
+            entries.append((command, words.strip()))
+        else:
+            entries.append(("", line))
+    out: list[str] = []
+    hang = " " * HELP_COLUMN
+    for command, words in entries:
+        if not command:
+            out.append(words)
+            continue
+        lines = textwrap.wrap(
+            words, max(width - HELP_COLUMN, 20), break_long_words=False, break_on_hyphens=False
+        )
+        head = f"  {command}"
+        if len(head) < HELP_COLUMN - 1 and lines:
+            out.append(head.ljust(HELP_COLUMN) + lines.pop(0))
+        else:
+            out.append(head)
+        out.extend(hang + line for line in lines)
+    return "\n".join(out)
 
 
 class _BotFailure(Exception):

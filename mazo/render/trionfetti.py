@@ -748,20 +748,18 @@ class TrionfettiText(GameText):
     aliases: ClassVar[Mapping[str, str]] = {"k": "keep", "v": "vega", "a": "accept"}
     help = """\
   8 9 10             card ranks besides 1-7 J Q K
-  keep (k), rank <preset>
-                     as the cutter: keep the ranking in force or set a preset
+  keep (k)           as the cutter: keep the ranking in force
+  rank <preset>      as the cutter: set a preset ranking
   rank K Q J 10 9 8 7 6 5 4 3 2 1
                      a custom ranking, levels strongest first; a rank alone is its four
                      suits, KE one suit, K(BCO) several suits (equal); every card
                      exactly once; or rank [levels as JSON]
   vega (v)           call vega on your turn, before playing your card
-  accept (a), refuse answer a vega for your team (even out of turn)
-  signal KE, signal K, signal strong, announce have
-                     a claim to your partner (signal) or to the table (announce): a
-                     card, a rank, or have, nothing, strong, weak, want_vega
-  tell <text>, say <text>
-                     free talk to your partner, or to the table; m shows what the talk
-                     window allows now
+  accept, refuse     answer a vega for your team (also out of turn; a = accept)
+  signal, announce   a claim to your partner (signal) or to the table (announce): a
+                     card (KE), a rank (K), have, nothing, strong, weak, want_vega
+  tell, say <text>   free talk to your partner, or to the table (m: what the talk
+                     window allows now)
   show_bottom, peek, show
                      with the opt-in options: see the bottom card, look at the four
                      cards left (dealer, deal 4), show your partner your cards (when

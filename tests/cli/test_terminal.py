@@ -476,3 +476,23 @@ def test_help_lists_the_commands_of_the_game_played(
     for other, words in _OWN_COMMANDS.items():
         assert other == game or words not in help_text, other
     assert len(help_text.splitlines()) < 30
+    # 80 columns: no line of the help wider (the terminal would break it anywhere), the
+    # explanations filled under their column.
+    lines = help_text.split("\nYour move [")[0].splitlines()
+    assert max(len(line) for line in lines) <= 79, help_text
+    assert all(not line.strip() or line.startswith("  ") for line in lines[1:]), help_text
+
+
+@pytest.mark.parametrize("cols", [60, 80])
+def test_help_fills_the_terminal_width(cols: int) -> None:
+    """On a terminal, '?' is filled to its width, continuation lines under the
+    explanations' column (Trionfetti's help is the longest)."""
+    argv = ["play", "trionfetti", "--seed", "1", "--vs", "random", "--pause", "never"]
+    out = in_pty(argv, [(b"q quit]: ", b"?\r"), (b"q quit]: ", b"q\r")], cols=cols)
+    text = ESC.sub(b"", out).decode("utf-8", "replace")
+    block = text.split("Commands at your turn:")[1].split("Your move [")[0]
+    lines = [line.rstrip("\r") for line in block.splitlines()]
+    assert max(len(line) for line in lines) < cols, block
+    hang = [line for line in lines if line.startswith(" " * 21)]
+    assert len(hang) >= 5 and all(line[21] != " " for line in hang), block
+    assert all(not line or line[2] != " " or line in hang for line in lines), block
