@@ -473,3 +473,89 @@ def test_signing_search_signs_first_and_samples_the_partners_signed_trumps() -> 
         mazo.make_bot("ismcts", game, seed=1, signals="yes")
     with pytest.raises(mazo.RulesError, match="signs to its partners; briscola's does not"):
         mazo.make_bot("ismcts", mazo.load_game("briscola", players=4), seed=1, signals=True)
+
+
+def _search_positions(game: Any, count: int, seed: int) -> list[Any]:
+    """States where the seat to act has a choice, along a match of ``normal`` bots."""
+    out: list[Any] = []
+    match = 0
+    while len(out) < count:
+        bots = [
+            mazo.make_bot("normal", game, seed=derive_seed(seed, match, s))
+            for s in range(game.players)
+        ]
+        state = game.new_match(seed=derive_seed(seed, "positions", match))
+        match += 1
+        step = 0
+        while not state.match_over and len(out) < count:
+            seat = state.to_act
+            obs = state.observation(seat)
+            if len(obs["legal_actions"]) > 1 and step % 3 == 0:
+                out.append(state)
+            step += 1
+            state = state.apply(bots[seat].choose(obs), seat=seat)
+    return out
+
+
+def _level_choices(game: Any, positions: list[Any]) -> list[tuple[int, int]]:
+    """``hard`` at a fixed sample count at each position: (action, samples drawn); a
+    sign to the partners first (Envite) is played and the bot asked again."""
+    out = []
+    talk = game.info.message_actions
+    for i, state in enumerate(positions):
+        seat = state.to_act
+        bot = mazo.make_bot("hard", game, seed=derive_seed(5, i), iterations=12)
+        for _ in range(4):
+            action = bot.choose(state.observation(seat))
+            out.append((action, bot.last_iterations))
+            if action not in talk:
+                break
+            state = state.apply(action, seat=seat)
+    return out
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGS, ids=[f"{n}-{o}" for n, o in CONFIGS])
+def test_fast_heuristic_playouts_search_as_observing_ones(
+    name: str, options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The search levels' rollouts (and infer's replays) ask the heuristic through
+    ``choose_state`` where it has one: at a fixed sample count the levels decide exactly
+    as when every rollout move is chosen from the seat's observation."""
+    from mazo.bots.heuristic import module_for
+
+    game = mazo.load_game(name, **options)
+    cls = module_for(game).Heuristic  # type: ignore[union-attr]
+    if not hasattr(cls, "choose_state"):
+        pytest.skip(f"{name}'s heuristic has no choose_state yet")
+    positions = _search_positions(game, 5, 11)
+    fast = _level_choices(game, positions)
+    monkeypatch.delattr(cls, "choose_state")
+    slow = _level_choices(game, positions)
+    assert fast == slow
+    assert sum(drawn for _, drawn in fast) > 0
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGS, ids=[f"{n}-{o}" for n, o in CONFIGS])
+def test_rollouts_end_with_the_deal(
+    name: str, options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Samples are marked stop_at_deal_end(): every rollout ends at the deal's end (or
+    the match's) with no next deal dealt."""
+    game = mazo.load_game(name, **options)
+    ends: list[Any] = []
+    rollout = ISMCTSBot._rollout
+
+    def keep(self: ISMCTSBot, state: Any) -> Any:
+        end = rollout(self, state)
+        ends.append(end)
+        return end
+
+    monkeypatch.setattr(ISMCTSBot, "_rollout", keep)
+    for rollout_name in ("plain", "heuristic"):
+        for state in _search_positions(game, 2, 3):
+            bot = ISMCTSBot(game, 1, iterations=8, rollout=rollout_name)
+            bot.choose(state.observation(state.to_act))
+    assert ends
+    for end in ends:
+        assert end.hand_over
+        assert end.match_over or (end.to_act is None and end.legal_actions() == [])
