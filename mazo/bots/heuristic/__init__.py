@@ -5,7 +5,12 @@ the game's registry name (``mazo.games.GAMES``); it is found here by that name, 
 game adds its file and nothing else.  Its hooks (module attributes):
 
 ``Heuristic`` (required)
-    The bot class: ``Heuristic(game, seed, **options)``.
+    The bot class: ``Heuristic(game, seed, **options)``.  Its optional method
+    ``choose_state(state) -> int`` is the fast form search playouts use (ISMCTS
+    ``rollout=heuristic``, ``infer``): the action of ``state.to_act``, identical to
+    ``choose(state.observation(state.to_act))`` with the same draws of the bot's Rng,
+    read from the engine's state without building the observation, and from nothing
+    that seat may not see (``tests/bots/test_fast.py`` checks every game that has it).
 ``SEARCH_PRESET`` (optional)
     ISMCTS settings the search levels (hard, expert) use for the game, on top of their
     budget and the flat heuristic search (:func:`mazo.bots.levels.search_preset`).
