@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from conftest import bot_choice
+from models.envite import envite_deck
 
 import mazo
 from mazo.bots import make_bot
@@ -23,24 +24,7 @@ from mazo.bots.heuristic.envite import EnviteHeuristic, chico_equity, deal_odds
 from mazo.core.rng import Rng, derive_seed
 from mazo.sim.stats import wilson_interval
 
-SUITS = "OCEB"
-RANKS = ("1", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
-ALL_40 = [r + s for s in SUITS for r in RANKS]
 CALLS = {"accept", "fold", "raise", "tumbo_play", "tumbo_decline"}
-
-
-def deck_for(players: int, dealer: int, hands: Mapping[int, Sequence[str]], vira: str) -> list[str]:
-    """A pack (top first) dealing these hands (three cards a seat) and this vira."""
-    deck: list[str | None] = [None] * 40
-    for k in range(players):
-        seat = (dealer + 1 + k) % players
-        for j, card in enumerate(hands.get(seat, ())):
-            deck[3 * k + j] = card
-    deck[3 * players] = vira
-    placed = [c for c in deck if c is not None]
-    assert len(set(placed)) == len(placed)
-    rest = iter(c for c in ALL_40 if c not in set(placed))
-    return [c if c is not None else next(rest) for c in deck]
 
 
 Move = str | tuple[int, str]  # an action of the seat to act, or (seat, action)
@@ -58,7 +42,7 @@ def position(
     """A state after ``moves`` (dealer 3 by default, so seat 0 is eldest)."""
     game = mazo.load_game("envite", players=players, **options)
     state: Any = game.new_match(
-        deck=deck_for(players, dealer, hands, vira),
+        deck=envite_deck(players, dealer, hands, vira),
         dealer=dealer,
         setup={"scores": list(scores)},
     )

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from models.escoba import escoba_deck
 
 import mazo
 import mazo.games
@@ -23,28 +24,6 @@ from mazo.core.rng import Rng, derive_seed
 from mazo.games.escoba import EscobaGame
 from mazo.sim import run
 
-SUITS = "OCEB"
-RANKS = ("1", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
-ALL_40 = [r + s for s in SUITS for r in RANKS]
-
-
-def deck_for(
-    players: int, dealer: int, hands: dict[int, Sequence[str]], table: Sequence[str]
-) -> list[str]:
-    """A pack (top first) dealing these hands (one card at a time) and this table."""
-    n = players
-    deck: list[str | None] = [None] * 40
-    for seat, cards in hands.items():
-        first = (seat - dealer - 1) % n
-        for j, card in enumerate(cards):
-            deck[first + j * n] = card
-    for i, card in enumerate(table):
-        deck[3 * n + i] = card
-    placed = [c for c in deck if c is not None]
-    assert len(set(placed)) == len(placed)
-    rest = iter(c for c in ALL_40 if c not in set(placed))
-    return [c if c is not None else next(rest) for c in deck]
-
 
 def position(
     players: int, hands: dict[int, Sequence[str]], table: Sequence[str], **options: Any
@@ -52,7 +31,7 @@ def position(
     """(game, state) with the last seat dealing, so seat 0 plays first."""
     game = EscobaGame(players, **options)
     dealer = players - 1
-    state = game.new_match(deck=deck_for(players, dealer, hands, table), dealer=dealer)
+    state = game.new_match(deck=escoba_deck(players, dealer, hands, table), dealer=dealer)
     assert state.to_act == 0
     assert state.table() == list(table)
     assert sorted(state.hand(0)) == sorted(hands[0])

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from conftest import bot_choice
+from models.trionfetti import TRI_CARDS, tri_deck
 
 import mazo
 from mazo.bots import make_bot
@@ -31,24 +32,7 @@ from mazo.bots.heuristic.trionfetti import (
 from mazo.core.rng import Rng, derive_seed
 from mazo.sim.stats import wilson_interval
 
-SUITS = "OCEB"
-RANKS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-ALL_52 = [r + s for s in SUITS for r in RANKS]
 CALLS = {"keep", "vega", "accept", "refuse", "show", "peek", "show_bottom"}
-
-
-def deck_for(dealer: int, hands: Mapping[int, Sequence[str]], bottom: str) -> list[str]:
-    """A pack after the cut (top first) dealing these hands first; ``bottom`` last."""
-    deck: list[str | None] = [None] * 52
-    for j in range(4):
-        seat = (dealer + 1 + j) % 4
-        for k, card in enumerate(hands.get(seat, ())):
-            deck[3 * j + k] = card
-    deck[51] = bottom
-    placed = [c for c in deck if c is not None]
-    assert len(set(placed)) == len(placed)
-    rest = iter(c for c in ALL_52 if c not in set(placed))
-    return [c if c is not None else next(rest) for c in deck]
 
 
 Move = str | tuple[int, str]  # an action of the seat to act, or (seat, action)
@@ -65,7 +49,7 @@ def position(
     """The state after the cutter keeps the ranking and ``moves`` are made."""
     game = mazo.load_game("trionfetti", **options)
     state: Any = game.new_match(
-        deck=deck_for(dealer, hands, bottom), dealer=dealer, setup={"scores": list(scores)}
+        deck=tri_deck(dealer, hands, bottom), dealer=dealer, setup={"scores": list(scores)}
     )
     state = state.apply("keep")
     for owner, hand in hands.items():
@@ -118,7 +102,7 @@ def _check_seat(game: Any, state: Any, seat: int, bots: Sequence[Any]) -> int | 
         return None
     plain = json.loads(json.dumps(obs))  # a bot sees plain JSON, nothing more
     before = copy.deepcopy(plain)
-    decisive = any(a in CALLS or a in ALL_52 for a in legal)
+    decisive = any(a in CALLS or a in TRI_CARDS for a in legal)
     result = None
     for bot in bots:
         try:

@@ -26,6 +26,7 @@ from models.common import (
     Position,
     Step,
     deal_blocks,
+    fill_pack,
 )
 
 # -- the rules, as tables (§2.1) ---------------------------------------------------------
@@ -119,25 +120,15 @@ def build_deck(
     """
     cards = list(pack) if pack is not None else pack_for(players)
     n = players
-    deck: list[str | None] = [None] * len(cards)
-    placed: list[str] = []
+    placed: dict[int, str] = {}
     pos = deal_positions(n, dealer, packet)
     for seat, hand in (hands or {}).items():
         assert len(hand) <= 3
-        for idx, card in zip(pos[seat], hand, strict=False):
-            deck[idx] = card
-            placed.append(card)
+        placed.update(zip(pos[seat], hand, strict=False))
     if indicator is not None:
-        deck[3 * n] = indicator
-        placed.append(indicator)
-    for i, card in enumerate(stock):
-        if card is not None:
-            deck[3 * n + 1 + i] = card
-            placed.append(card)
-    assert len(set(placed)) == len(placed), "a card is placed twice"
-    assert set(placed) <= set(cards), f"cards outside the pack: {set(placed) - set(cards)}"
-    rest = iter(c for c in cards if c not in set(placed))
-    return [c if c is not None else next(rest) for c in deck]
+        placed[3 * n] = indicator
+    placed.update((3 * n + 1 + i, card) for i, card in enumerate(stock) if card is not None)
+    return fill_pack(cards, placed)
 
 
 class RefDeal:

@@ -5,6 +5,7 @@ the card-naming helpers the leak checks use (no game's rules: those are in the g
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -18,6 +19,23 @@ SUITS = "OCEB"
 RANKS_40 = ("1", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
 ALL_40 = [r + s for s in SUITS for r in RANKS_40]
 """Every card of the 40-card Latin pack (Briscola, Escoba, Envite), canonical order."""
+
+
+def fill_pack(pack: Sequence[str], placed: Mapping[int, str]) -> list[str]:
+    """A pack (top first) with ``placed[i]`` at index ``i`` and the other cards of ``pack``
+    at the free places, in ``pack``'s order: what each game's deck builder (the inverse of
+    its deal formulas) fills in.
+
+    >>> fill_pack(["1O", "2O", "3O", "4O"], {0: "3O", 2: "1O"})
+    ['3O', '2O', '1O', '4O']
+    """
+    cards = list(placed.values())
+    assert len(set(cards)) == len(cards), "a card is placed twice"
+    assert set(cards) <= set(pack), f"cards outside the pack: {set(cards) - set(pack)}"
+    assert all(0 <= i < len(pack) for i in placed), "a place outside the pack"
+    rest = iter(c for c in pack if c not in set(cards))
+    return [placed[i] if i in placed else next(rest) for i in range(len(pack))]
+
 
 # -- configurations and positions ------------------------------------------------------------
 

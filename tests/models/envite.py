@@ -7,11 +7,22 @@ See :mod:`models` for what a model is and how the conformance suite uses it.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from mazo.core.rng import Rng
-from models.common import ALL_40, CARD_CODES_40, JSON, SUITS, Config, Model, Position, Step
+from models.common import (
+    ALL_40,
+    CARD_CODES_40,
+    JSON,
+    SUITS,
+    Config,
+    Model,
+    Position,
+    Step,
+    fill_pack,
+)
 
 ENVITE_FIXED_TRUMPS = {
     4: (),
@@ -531,6 +542,18 @@ def envite_deal_from_pack(n: int, dealer: int, pack: list[str]) -> tuple[list[li
     for k in range(n):
         hands[(dealer + 1 + k) % n] = pack[3 * k : 3 * k + 3]
     return hands, pack[3 * n]
+
+
+def envite_deck(
+    players: int, dealer: int, hands: Mapping[int, Sequence[str]], vira: str
+) -> list[str]:
+    """§5.3-§5.4 backwards: a pack (top first) that deals these hands (seat ``D+1+k`` gets
+    cards ``3k..3k+2``) and this vira (card ``3N``), the other cards in canonical order."""
+    placed: dict[int, str] = {players * 3: vira}
+    for k in range(players):
+        cards = hands.get((dealer + 1 + k) % players, ())
+        placed.update((3 * k + j, card) for j, card in enumerate(cards))
+    return fill_pack(ALL_40, placed)
 
 
 class EnviteModel(Model):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from models.common import (
@@ -19,6 +20,7 @@ from models.common import (
     Model,
     Position,
     deal_blocks,
+    fill_pack,
     unique_best,
 )
 
@@ -112,6 +114,20 @@ def escoba_deal(n: int, dealer: int, deck: list[str], packet: int) -> tuple[list
             got[seat].add(card)
         rounds.append(got)
     return table, rounds
+
+
+def escoba_deck(
+    players: int, dealer: int, hands: Mapping[int, Sequence[str]], table: Sequence[str]
+) -> list[str]:
+    """§5.1 backwards, one card at a time: a pack (top first) in which card ``k < 3n`` goes to
+    seat ``(dealer + 1 + k) mod n`` (these hands) and cards ``3n..3n+3`` make this table,
+    the other cards in canonical order."""
+    n = players
+    placed = {3 * n + i: card for i, card in enumerate(table)}
+    for seat, cards in hands.items():
+        first = (seat - dealer - 1) % n
+        placed.update((first + j * n, card) for j, card in enumerate(cards))
+    return fill_pack(ALL_40, placed)
 
 
 def escoba_prime_key(pile: list[str], method: str) -> Any:

@@ -9,11 +9,12 @@ from __future__ import annotations
 import itertools
 import json
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import mazo
 from mazo.core.rng import Rng
-from models.common import JSON, Config, Model, Position, Step, cards_named
+from models.common import JSON, Config, Model, Position, Step, cards_named, fill_pack
 
 TRI_RANKS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 TRI_SUITS = "OCEB"
@@ -47,6 +48,17 @@ the engine's current behaviour, so a fix makes it fail until the entry is remove
 
 TriLevel = tuple[str, frozenset[str]]
 TriRanking = tuple[TriLevel, ...]
+
+
+def tri_deck(dealer: int, hands: Mapping[int, Sequence[str]], bottom: str) -> list[str]:
+    """§5.1 and §5.3 backwards for deal 1: a pack after the cut (top first) in which seat
+    ``D+1+j`` gets cards ``3j..3j+2`` (these hands) and ``bottom`` is the last card (the
+    one shown at the cut), the other cards in canonical order."""
+    placed = {51: bottom}
+    for j in range(4):
+        cards = hands.get((dealer + 1 + j) % 4, ())
+        placed.update((3 * j + k, card) for k, card in enumerate(cards))
+    return fill_pack(TRI_CARDS, placed)
 
 
 def tri_level(item: Any) -> TriLevel:
