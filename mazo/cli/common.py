@@ -74,9 +74,9 @@ class Output:
 
     Text is never parsed as rich markup, so card lists and brackets print as they are.
     rich turns colour off by itself when stdout is not a terminal or ``NO_COLOR`` is set.
-    On a terminal, lines wrap at its width between words (rich, or :mod:`textwrap`
-    without it); piped output keeps one line per line.  ``suits=True`` colours card codes
-    by suit (coins yellow, cups red, swords blue, batons green), where colour is on.
+    On a terminal, lines wrap at its width between words, continuation lines indented
+    (:func:`_fill`); piped output keeps one line per line.  ``suits=True`` colours card
+    codes by suit (coins yellow, cups red, swords blue, batons green), where colour is on.
     """
 
     def __init__(self, color: bool = True, suits: bool = False) -> None:
@@ -101,6 +101,8 @@ class Output:
 
     def line(self, text: str = "", style: str | None = None) -> None:
         if self._console is not None:
+            if self._wrap:  # between words, continuation lines indented (rich would not)
+                text = _fill(text)
             if self._suits and self._console.color_system is not None:
                 self._console.print(self._coloured(text, style), emoji=False)
             else:
@@ -148,17 +150,22 @@ class Output:
         self._console.print(obj)
 
 
+_NUMBERED = re.compile(r" *(?:\d+|[a-z])\) ")
+
+
 def _fill(text: str) -> str:
     """``text`` wrapped to the terminal's width between words, continuation lines
-    indented like the first."""
+    indented two columns more than the first, or under the text of a numbered choice
+    (``  9) ...``)."""
     width = shutil.get_terminal_size().columns
     lines = []
     for line in text.split("\n"):
+        numbered = _NUMBERED.match(line)
         indent = line[: len(line) - len(line.lstrip())]
         wrapped = textwrap.wrap(
             line,
             width,
-            subsequent_indent=indent + "  ",
+            subsequent_indent=" " * numbered.end() if numbered else indent + "  ",
             break_long_words=False,
             break_on_hyphens=False,
         )

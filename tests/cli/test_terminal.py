@@ -295,6 +295,18 @@ def test_lines_wrap_between_words_at_the_terminal_width() -> None:
     assert max(len(line) for line in lines) <= 40 and "did you mean" in _plain(raw)
 
 
+def test_wrapped_lines_continue_indented() -> None:
+    """A line wider than the terminal goes on indented (rich alone would start its second
+    line at column 0): Envite's list of team messages at 60 columns."""
+    argv = ["play", "envite", "--seed", "3", "--vs", "random", "--pause", "never"]
+    raw = in_pty(argv, [(b"quit]: ", b"m\r"), (b"quit]: ", b"q\r")], cols=60)
+    block = _plain(raw).split("Messages to your team")[1].split("Your move [")[0]
+    lines = block.split("\n")[1:-1]
+    assert len(lines) > 18 and max(len(line) for line in lines) <= 60, block
+    wrapped = [line for line in lines if not re.match(r"^ +\d+\) ", line)]
+    assert wrapped and all(line.startswith("     ") for line in wrapped), block
+
+
 def test_a_long_prompt_breaks_between_words() -> None:
     """Envite's pause prompt is longer than 50 columns: its last words go on a line of
     their own instead of the terminal breaking 'q quit' in the middle."""
