@@ -20,7 +20,6 @@ from typing import Any
 
 import numpy as np
 
-from mazo.core.errors import MazoError
 from mazo.core.game import Game
 
 from .common import (
@@ -30,6 +29,7 @@ from .common import (
     game_from_args,
     isatty,
     raw_formatter,
+    reported,
     with_progress,
 )
 
@@ -137,14 +137,7 @@ def run(args: argparse.Namespace) -> int:
             _print(out, summary)
         return 0
 
-    try:
-        return body()
-    except CliError as err:
-        out.error(f"mazo train: error: {err}")
-        return err.code
-    except MazoError as err:
-        out.error(f"mazo train: error: {err}")
-        return 2
+    return reported("train", out, body)
 
 
 def train_game(
