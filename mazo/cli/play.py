@@ -74,6 +74,9 @@ card and what it takes, 7o+5c+3b (any order); in Envite also envio, accept, fold
 raise, tumbo_play, tumbo_decline and the team messages ('m' lists them); in Trionfetti
 also keep, rank <preset or levels>, vega, accept, refuse and talk ('m'); '?' lists the
 other commands, 'q' or Ctrl-D leaves (the record is written first when --save is given).
+Outside Escoba (whose choices are captures) a card's number is its place in your hand,
+1 the first card; a card the rules do not let you play now is listed, marked 'not now',
+and cannot be chosen.
 
 Envite: you may call envio out of turn; the game stops for it at your own turns, when
 your team must answer a proposal or decide at tumbo, and at the pauses --pause chooses
