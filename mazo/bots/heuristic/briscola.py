@@ -453,8 +453,14 @@ def _negamax(
     the trump's :data:`_WINS`.  ``memo`` keeps each position's bounds (lower, upper),
     keyed from the side of the seat to play, so both seats' searches share it.
     """
-    if lead < 0 and s0 < 0 and not mover & (mover - 1):
-        return _last(mover, other, wins)  # the last trick: nothing to choose
+    if lead < 0 and s0 < 0:
+        if not mover & (mover - 1):
+            return _last(mover, other, wins)  # the last trick: nothing to choose
+        n = mover.bit_count()
+        if n == 2:
+            return _two(mover, other, wins)
+        if n == 3:
+            return _three(mover, other, wins)
     key = mover | other << 40 | (lead + 1) << 80 | (s0 + 1) << 86 | (s1 + 1) << 92
     got = memo.get(key)
     if got is not None:
@@ -539,6 +545,52 @@ def _last(leader: int, follower: int, wins: tuple[tuple[bool, ...], ...]) -> int
     c, d = leader.bit_length() - 1, follower.bit_length() - 1
     pts = POINTS[c] + POINTS[d]
     return -pts if wins[c][d] else pts
+
+
+def _two(leader: int, follower: int, wins: tuple[tuple[bool, ...], ...]) -> int:
+    """The leader's best (own points - the follower's) in the last two tricks, two cards
+    each, the stock empty: :func:`_negamax`'s value, without its memo or recursion."""
+    a1, a2 = _CARDS.get(leader) or _cards(leader)
+    b1, b2 = _CARDS.get(follower) or _cards(follower)
+    best = -_INF
+    for c, keep in ((a1, a2), (a2, a1)):
+        row = wins[c]
+        worst = _INF
+        for d, rest in ((b1, b2), (b2, b1)):
+            pts = POINTS[c] + POINTS[d]
+            last = POINTS[keep] + POINTS[rest]
+            if row[d]:  # the follower takes the trick and leads its last card
+                value = -pts + (last if wins[rest][keep] else -last)
+            else:
+                value = pts + (-last if wins[keep][rest] else last)
+            if value < worst:
+                worst = value
+                if worst <= best:
+                    break  # this lead cannot beat the other
+        if worst > best:
+            best = worst
+    return best
+
+
+def _three(leader: int, follower: int, wins: tuple[tuple[bool, ...], ...]) -> int:
+    """The leader's best in the last three tricks, three cards each, the stock empty."""
+    best = -_INF
+    for c in _CARDS.get(leader) or _cards(leader):
+        row = wins[c]
+        mine = leader & ~(1 << c)
+        worst = _INF
+        for d in _CARDS.get(follower) or _cards(follower):
+            pts = POINTS[c] + POINTS[d]
+            theirs = follower & ~(1 << d)
+            # The trick's winner leads the last two.
+            value = -pts - _two(theirs, mine, wins) if row[d] else pts + _two(mine, theirs, wins)
+            if value < worst:
+                worst = value
+                if worst <= best:
+                    break  # this lead cannot beat one already found
+        if worst > best:
+            best = worst
+    return best
 
 
 _CARDS: dict[int, tuple[int, ...]] = {}
