@@ -828,6 +828,9 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
         shows (no observation built, no card string parsed)."""
         if not isinstance(state, EnviteState) or state._g.name != self.game.name:
             raise RulesError(f"this bot plays {self.game.name}, not {state!r}")
+        if state._g is not self.game and state._g.options != self.game.options:
+            # The rules the bot was made for read from the state's own: the slow door.
+            return self.choose(state.observation(state.to_act))
         seat = state.to_act
         legal = state.legal_actions()
         if seat is None or not legal:
