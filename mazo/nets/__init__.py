@@ -57,7 +57,7 @@ WEIGHTS = Path(__file__).resolve().parent / "weights"
 FORMAT = 1
 """The weights format this code reads (``format`` in the JSON record)."""
 
-_ARRAYS: dict[tuple[str, int], tuple[PolicyValueNet, dict[str, Any]]] = {}
+_ARRAYS: dict[tuple[str, int, int, int], tuple[PolicyValueNet, dict[str, Any]]] = {}
 
 
 class GameNet:
@@ -158,15 +158,16 @@ def load_net(game: Game, weights: str | Path | None = None) -> GameNet:
 
 def _read(path: Path) -> tuple[PolicyValueNet, dict[str, Any]]:
     """The arrays and the JSON record of a weights file (read once per file version)."""
+    record = path.with_suffix(".json")
     try:
-        stamp = path.stat().st_mtime_ns
+        stat = path.stat()
+        stamp = record.stat().st_mtime_ns if record.is_file() else 0
     except OSError as err:
         raise NetError(f"cannot read {path}: {err}") from None
-    key = (str(path.resolve()), stamp)
+    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size, stamp)
     cached = _ARRAYS.get(key)
     if cached is not None:
         return cached
-    record = path.with_suffix(".json")
     try:
         meta = json.loads(record.read_text())
     except OSError:

@@ -82,8 +82,9 @@ class PolicyValueNet:
         self.features = int(features)
         self._w1, self._b1 = w["w1"], w["b1"]
         self._w2, self._b2 = w["w2"], w["b2"]
-        self._wp, self._bp = w["wp"], w["bp"]
-        self._wv, self._bv = w["wv"], w["bv"]
+        # Both heads in one product: the policy's columns, then the value's two.
+        self._wh = np.ascontiguousarray(np.concatenate([w["wp"], w["wv"]], axis=1))
+        self._bh = np.concatenate([w["bp"], w["bv"]])
 
     def nbytes(self) -> int:
         """Bytes of the weights."""
@@ -98,11 +99,10 @@ class PolicyValueNet:
         h2: F32 = h @ self._w2
         h2 += self._b2
         np.maximum(h2, 0.0, out=h2)
-        logits: F32 = h2 @ self._wp
-        logits += self._bp
-        value: F32 = h2 @ self._wv
-        value += self._bv
-        return logits, value
+        out: F32 = h2 @ self._wh
+        out += self._bh
+        f = self.features
+        return out[..., :f], out[..., f:]
 
     def evaluate(
         self, x: F32, actions: Sequence[Sequence[int]], with_value: bool = True

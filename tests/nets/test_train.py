@@ -1,0 +1,146 @@
+"""Training: the self-play data is reproducible and labelled right, the numpy forward
+pass equals torch's, and ``mazo train`` runs end to end and gives the same weights twice
+with the same seed (torch tests are skipped where torch is not installed)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import mazo
+from mazo.nets import ActionFeatures, PolicyValueNet, load_net
+from mazo.train.data import deal_outcome, self_play
+
+
+def test_self_play_is_reproducible_and_labels_every_decision() -> None:
+    game = mazo.load_game("trionfetti", players=4)
+    a = self_play(game, deals=12, seed=4)
+    b = self_play(game, deals=12, seed=4)
+    c = self_play(game, deals=12, seed=5)
+    assert a.deals == 12 and len(a) > 0
+    for key in ("x", "cand", "target", "margin", "win", "match"):
+        assert np.array_equal(getattr(a, key), getattr(b, key)), key
+    assert not np.array_equal(a.target, c.target) or not np.array_equal(a.x, c.x)
+    # every decision's action is one of its candidates; outcomes are in range
+    k = a.cand.shape[1]
+    assert ((a.target >= 0) & (a.target < k)).all()
+    assert (a.cand[np.arange(len(a)), a.target, 0] != a.pad).all()
+    assert (np.abs(a.margin) <= 1).all() and set(np.unique(a.win)) <= {0.0, 0.5, 1.0}
+
+
+def test_deal_outcome_for_three_sides() -> None:
+    assert deal_outcome([50, 40, 30], 0) == (10 / 120, 1.0)
+    assert deal_outcome([50, 40, 30], 2) == (-20 / 120, 0.0)
+    assert deal_outcome([0, 0], 0) == (0.0, 0.5)
+
+
+def test_escoba_actions_are_described_by_their_cards() -> None:
+    game = mazo.load_game("escoba", players=2)
+    features = ActionFeatures(game)
+    state = game.new_match(seed=2)
+    for action in state.legal_actions():
+        text = game.action_to_string(action)
+        feats = features.of(action)
+        cards = text.split("+")
+        assert len(feats) == (1 if len(cards) == 1 else len(cards) + 1) or len(cards) == 1
+        assert feats[0] < 40 and all(40 <= f < 80 for f in feats[1:-1])
+    with pytest.raises(mazo.RulesError):
+        ActionFeatures(mazo.load_game("briscola", players=2)).of(50)
+
+
+torch = pytest.importorskip("torch")
+
+
+def test_numpy_forward_equals_torch() -> None:
+    from mazo.train.fit import Model, candidate_logits, export
+
+    torch.manual_seed(0)
+    model = Model(262, 64, 50)
+    net = PolicyValueNet(export(model))
+    x = (np.random.default_rng(0).random((300, 262)) < 0.1).astype(np.float32)
+    with torch.no_grad():
+        tf, tv = model(torch.from_numpy(x))
+    nf, nv = net.forward(x)
+    assert np.abs(nf - tf.numpy()).max() < 1e-5 and np.abs(nv - tv.numpy()).max() < 1e-5
+    # one row at a time, through evaluate and candidate features, as a bot calls it
+    cand = torch.tensor([[[3, 50], [7, 9], [50, 50]]])
+    for row in x[:20]:
+        ev = net.evaluate(row, [(3,), (7, 9)])
+        with torch.no_grad():
+            feats, value = model(torch.from_numpy(row)[None])
+            logits = candidate_logits(feats, cand)[0]
+        assert abs(ev.logits[0] - float(logits[0])) < 1e-5
+        assert abs(ev.logits[1] - float(logits[1])) < 1e-5
+        assert logits[2] == -float("inf")
+        assert abs(ev.margin - float(torch.tanh(value[0, 0]))) < 1e-5
+        assert abs(ev.win - float(torch.sigmoid(value[0, 1]))) < 1e-5
+
+
+@pytest.mark.parametrize("game_name", ["briscola", "escoba", "envite", "trionfetti"])
+def test_the_shipped_nets_read_the_same_in_numpy_and_torch(game_name: str) -> None:
+    from mazo.train.fit import Model
+
+    game = mazo.load_game(game_name, players=2 if game_name in ("briscola", "escoba") else 4)
+    net = load_net(game).net
+    model = Model(net.inputs, net.hidden, net.features)
+    with torch.no_grad():
+        for layer, (w, b) in zip(
+            (model.l1, model.l2, model.policy, model.value),
+            (("w1", "b1"), ("w2", "b2"), ("wp", "bp"), ("wv", "bv")),
+            strict=True,
+        ):
+            layer.weight.copy_(torch.from_numpy(net.w[w].T.copy()))
+            layer.bias.copy_(torch.from_numpy(net.w[b]))
+    data = self_play(game, deals=3, seed=8)
+    with torch.no_grad():
+        tf, tv = model(torch.from_numpy(data.x))
+    nf, nv = net.forward(data.x)
+    # float32 sums in another order: within 1e-5, relative to the logit where it exceeds 1
+    assert np.allclose(nf, tf.numpy(), rtol=1e-5, atol=1e-5)
+    assert np.allclose(nv, tv.numpy(), rtol=1e-5, atol=1e-5)
+
+
+def _train(argv: list[str]) -> int:
+    from mazo.cli import train
+
+    parser = argparse.ArgumentParser(prog="mazo")
+    train.add_parser(parser.add_subparsers(dest="command"))
+    return train.run(parser.parse_args(["train", *argv]))
+
+
+def test_a_tiny_run_end_to_end_twice_gives_the_same_weights(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    flags = ["escoba", "-n", "2", "--deals", "6", "--epochs", "2", "--hidden", "16", "--seed", "3"]
+    for run in ("a", "b"):
+        assert _train([*flags, "--out", str(tmp_path / run), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out.split("\n}\n")[0] + "\n}")
+    assert summary["numpy_vs_torch_max_diff"] < 1e-5 and summary["deals"] == 6
+    with np.load(tmp_path / "a" / "escoba.npz") as a, np.load(tmp_path / "b" / "escoba.npz") as b:
+        assert sorted(a.files) == sorted(b.files)
+        assert all(np.array_equal(a[k], b[k]) for k in a.files)
+    record = json.loads((tmp_path / "a" / "escoba.json").read_text())["record"]
+    assert record["command"].startswith("mazo train escoba --players 2 --deals 6 --epochs 2")
+    assert record["seed"] == 3 and record["epochs"] == 2 and len(record["history"]) == 2
+    assert (tmp_path / "a" / "escoba.ckpt.pt").is_file()
+    # the written net plays
+    game = mazo.load_game("escoba", players=2)
+    net = load_net(game, tmp_path / "a")
+    state = game.new_match(seed=1)
+    legal, _ = net.evaluate(state.observation(state.to_act))
+    assert legal == state.legal_actions()
+    # --resume with the same settings continues from the finished checkpoint: same weights
+    assert _train([*flags, "--out", str(tmp_path / "a"), "--resume", "--json"]) == 0
+    with np.load(tmp_path / "a" / "escoba.npz") as a, np.load(tmp_path / "b" / "escoba.npz") as b:
+        assert all(np.array_equal(a[k], b[k]) for k in a.files)
+
+
+def test_bad_flags_are_reported(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _train(["briscola", "--deals", "0"]) == 2
+    assert "--deals must be at least 1" in capsys.readouterr().err
+    assert _train(["briscola", "-n", "5"]) == 2
+    assert "error" in capsys.readouterr().err
