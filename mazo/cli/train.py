@@ -281,8 +281,8 @@ def _command(args: argparse.Namespace, game: Game) -> str:
 
 
 def _git_commit() -> str | None:
-    """The commit of the mazo checkout running (with ``+dirty`` for uncommitted changes),
-    or None outside a git checkout."""
+    """The commit of the mazo checkout running (with ``+dirty`` where a tracked file of
+    the package has uncommitted changes), or None outside a git checkout."""
     here = Path(__file__).resolve().parent
     try:
         head = subprocess.run(
@@ -293,7 +293,8 @@ def _git_commit() -> str | None:
             check=True,
         ).stdout.strip()
         dirty = subprocess.run(
-            ["git", "-C", str(here), "status", "--porcelain", "--", "../nets", "../train"],
+            # tracked files only: the weights being written are untracked output
+            ["git", "-C", str(here), "status", "--porcelain", "--untracked-files=no", "--", ".."],
             capture_output=True,
             text=True,
             timeout=10,
