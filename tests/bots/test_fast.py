@@ -40,7 +40,7 @@ POSITIONS = 4000
 MIN_PER_CONFIG = 60
 RANDOM_SHARE = 0.2
 """The share of moves played at random instead of by the heuristic."""
-SAMPLE_EVERY = 2
+SAMPLE_EVERY = 4
 """Every how many decisions the sample check runs (it costs a determinization)."""
 
 
