@@ -135,6 +135,10 @@ _TRUMP_POWER: tuple[float, ...] = tuple(
 )
 
 
+# (seats of the deal, leader) -> the seats in playing order from the leader.
+_ORDERS: dict[tuple[tuple[int, ...], int], list[int]] = {}
+
+
 class _View:
     """What the bot knows at one decision, as ints and masks: built from an observation
     (:meth:`of_observation`) or from the engine's state for the seat to act
@@ -290,8 +294,10 @@ class _View:
         self.my_side = side_of[self.seat]
         active = self.active
         k = self.k = len(active)
-        start = active.index(leader)
-        order = [active[(start + i) % k] for i in range(k)]
+        order = _ORDERS.get((active, leader))
+        if order is None:
+            start = active.index(leader)
+            order = _ORDERS[active, leader] = [active[(start + i) % k] for i in range(k)]
         trick = self.trick
         if not self.trick_seats and trick:
             self.trick_seats = order[: len(trick)]
