@@ -16,6 +16,7 @@ from mazo.bots import list_bots
 from mazo.render import text_for
 from mazo.sim.elo import ANCHOR
 from mazo.sim.tournament import (
+    UNITS,
     TournamentResult,
     TournamentStats,
     default_workers,
@@ -59,6 +60,7 @@ examples:
   mazo tournament briscola --bots heuristic,random --games 100 --plot result.png
   mazo tournament briscola --bots heuristic,random --games 500 --backend ray --address auto
   mazo tournament briscola --bots examples.ppo_bot:make,normal,random --games 20
+  mazo tournament briscola --bots expert:iterations=100,normal --per deal --games 2000
 
 bots: a comma-separated list of bot specs, NAME or NAME:KEY=VALUE:KEY=VALUE (e.g.
 ismcts:iterations=50:exploration=0.5); a spec given twice is numbered (random#1,
@@ -81,6 +83,13 @@ rotations than its opponent, as many, or fewer.  Elo: a Bradley-Terry fit to the
 pairwise match results (a draw is half a win; one virtual draw per pair keeps a clean
 sweep finite), shifted so the mean rating is 1500.  The results do not depend on
 --workers.  See docs/tournament.md.
+
+per deal: every bot's deals are counted too (a second table): deals won with the 95%
+Wilson interval, the mean points margin (its side's points minus the best other side's)
+and its share of all points, both with 95% intervals over deal sets.  With --per deal a
+deal set is the first deal of its match seed alone, played under every rotation (the
+same pack and dealer, from 0-0): the way to compare bots by the thousand deals; its
+duplicate record then compares the points taken over the rotations.
 """
 
 
@@ -116,6 +125,15 @@ def add_parser(subparsers: Any) -> None:
         metavar="FILE.png",
         help="also draw win rates and Elo ratings as a PNG (needs pip install 'mazo[plot]')",
     )
+    p.add_argument(
+        "--per",
+        choices=UNITS,
+        default="match",
+        help=(
+            "what a deal set is: a whole match (default) or its first deal alone "
+            "(per-deal duplicate comparison)"
+        ),
+    )
     add_backend_flags(p)
 
 
@@ -139,7 +157,9 @@ def run(args: argparse.Namespace) -> int:
         plot = Path(args.plot) if args.plot else None
         if plot is not None:
             _check_plot_path(plot)
-        result = _play(game, specs, args.games, seed, workers, show, args.backend, args.address)
+        result = _play(
+            game, specs, args.games, seed, workers, show, args.backend, args.address, args.per
+        )
         if args.json:
             print_json(result)
         else:
@@ -179,8 +199,10 @@ def _play(
     show_progress: bool,
     backend: str = "local",
     address: str | None = None,
+    unit: str = "match",
 ) -> TournamentResult:
     common: dict[str, Any] = {
+        "unit": unit,
         "games": games,
         "players": game.players,
         "seed": seed,
@@ -228,6 +250,30 @@ def _stats_rows(stats: list[TournamentStats], draws: bool) -> list[list[str]]:
     return rows
 
 
+def _deal_rows(stats: list[TournamentStats]) -> list[list[str]]:
+    rows = []
+    for s in stats:
+        d = s.per_deal
+        lo, hi = d.to_json()["won_ci95"]
+        share = d.to_json()["share_ci95"]
+        rows.append(
+            [
+                s.bot,
+                str(d.deals),
+                f"{d.won}/{d.drawn}/{d.deals - d.won - d.drawn}",
+                f"{100 * d.win_rate:.1f}%",
+                f"{100 * lo:.1f}-{100 * hi:.1f}%",
+                _mean_text(d.margin.mean, d.set_margin.interval(), 2),
+                f"{100 * d.share:.1f}%"
+                + (f" ±{100 * (share[1] - share[0]) / 2:.1f}" if share else ""),
+            ]
+        )
+    return rows
+
+
+DEAL_HEADERS = ["bot", "deals", "won/drawn/lost", "deals won", "95% CI", "margin ±95%", "share"]
+
+
 def _print_tables(out: Output, result: TournamentResult) -> None:
     deal_col, score_col = text_for(result.game).sim_columns
     draws = any(s.draws for s in result.totals.values())
@@ -243,20 +289,26 @@ def _print_tables(out: Output, result: TournamentResult) -> None:
     ]
     rot = len(result.rotations)
     pairs = len(result.pairs)
+    # In a per-deal tournament each "match" is one deal.
+    matches = "deals" if result.unit == "deal" else "matches"
     out.line(
         f"{result.game}, {result.players} players, seed {result.seed}: {pairs} "
         f"pair{'s' if pairs > 1 else ''} x {result.games} deal sets x {rot} rotations "
-        f"= {result.matches} matches"
+        f"= {result.matches} {matches}"
     )
     for pair in result.pairs:
-        rows = _stats_rows([pair.stats[pair.a], pair.stats[pair.b]], draws)
+        both = [pair.stats[pair.a], pair.stats[pair.b]]
         sides = pair.stats[pair.a].entries
-        title = f"{pair.a} vs {pair.b}: {pair.matches} matches, {sides} sides played each"
-        _table(out, title, headers, rows)
+        title = f"{pair.a} vs {pair.b}: {pair.matches} {matches}, {sides} sides played each"
+        if result.unit == "match":
+            _table(out, title, headers, _stats_rows(both, draws))
+        _table(out, f"{pair.a} vs {pair.b}, per deal", DEAL_HEADERS, _deal_rows(both))
     if pairs > 1:
         totals = list(result.totals.values())
-        title = f"all pairs: {totals[0].matches} matches, {totals[0].entries} sides played each"
-        _table(out, title, headers, _stats_rows(totals, draws))
+        title = f"all pairs: {totals[0].matches} {matches}, {totals[0].entries} sides played each"
+        if result.unit == "match":
+            _table(out, title, headers, _stats_rows(totals, draws))
+        _table(out, "all pairs, per deal", DEAL_HEADERS, _deal_rows(totals))
     elo_rows = [
         [
             str(rank),
@@ -272,6 +324,12 @@ def _print_tables(out: Output, result: TournamentResult) -> None:
         "win rates are per side played; ± is the 95% interval of the mean; dup b/e/w: deal "
         "sets in which the bot won more sides than its opponent / as many / fewer; score: "
         "match wins + half the drawn matches"
+        if result.unit == "match"
+        else "a deal set is one deal played under every rotation; Elo counts deals as matches"
+    )
+    out.line(
+        "per deal: margin is the side's points minus the best other side's (± over deal "
+        "sets); share is its part of all points taken"
     )
 
 

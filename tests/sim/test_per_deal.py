@@ -4,7 +4,10 @@ won, the points margin and the points share beside the per-match results."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from conftest import run_cli
 
 from mazo.core.errors import RulesError
 from mazo.sim.jobs import outcome, play_job
@@ -111,3 +114,41 @@ def test_per_deal_results_do_not_depend_on_workers() -> None:
     one = run_tournament("escoba", ["normal", "random"], workers=1, **args).to_json()
     two = run_tournament("escoba", ["normal", "random"], workers=2, **args).to_json()
     assert one == two
+
+
+def test_cli_per_deal_table_and_json(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    argv = ["tournament", "briscola", "-n", "2", "--bots", "normal,random", "--games", "6"]
+    argv += ["--seed", "4", "--workers", "1", "--per", "deal"]
+    code, out, err = run_cli(argv, capsys, monkeypatch)
+    assert code == 0, err
+    assert "1 pair x 6 deal sets x 2 rotations = 12 deals" in out
+    assert "normal vs random, per deal" in out and "won/drawn/lost" in out
+    code, data_text, err = run_cli([*argv, "--json"], capsys, monkeypatch)
+    assert code == 0, err
+    data = json.loads(data_text)
+    expected = run_tournament(
+        "briscola", ["normal", "random"], games=6, players=2, seed=4, unit="deal"
+    ).to_json()
+    assert data == expected
+    won = data["totals"]["normal"]["per_deal"]["won"]
+    drawn = data["totals"]["normal"]["per_deal"]["drawn"]
+    assert f"{won}/{drawn}/{12 - won - drawn}" in out
+
+
+def test_cli_match_tournament_shows_the_per_deal_table_too(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    argv = ["tournament", "escoba", "--bots", "normal,random", "--games", "2", "--seed", "1"]
+    code, out, err = run_cli([*argv, "--workers", "1"], capsys, monkeypatch)
+    assert code == 0, err
+    assert "normal vs random: 4 matches" in out and "normal vs random, per deal" in out
+
+
+def test_cli_per_refuses_other_units(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    argv = ["tournament", "briscola", "--bots", "normal,random", "--per", "hand"]
+    code, _, err = run_cli(argv, capsys, monkeypatch)
+    assert code == 2 and "--per" in err and "match" in err and "deal" in err
