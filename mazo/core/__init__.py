@@ -1,4 +1,6 @@
-"""The game-agnostic kernel: cards, card sets, the PRNG, errors and the Game contract.
+"""The game-agnostic kernel: cards, card sets, the PRNG, errors and the Game contract
+(with what every game module names: the options every game offers, the mode bits of a
+state, the log kinds of the partnership trick games).
 
 It imports nothing outside the standard library.
 """
@@ -12,15 +14,36 @@ from mazo.core.errors import (
     NotationError,
     RulesError,
 )
-from mazo.core.game import Game, GameInfo, Option, State
+from mazo.core.game import (
+    FIRST_DEALER,
+    HAND_OVER,
+    OVER,
+    PHASE_MASK,
+    STOPPED,
+    DealStart,
+    Game,
+    GameInfo,
+    Option,
+    State,
+    int_at_least,
+)
 from mazo.core.rng import Rng, derive_seed
+from mazo.core.tricks import K_PLAY, K_TRICK
 
 __all__ = [
+    "FIRST_DEALER",
+    "HAND_OVER",
+    "K_PLAY",
+    "K_TRICK",
     "LATIN_40",
     "LATIN_52",
+    "OVER",
+    "PHASE_MASK",
+    "STOPPED",
     "SUITS",
     "Card",
     "CardSet",
+    "DealStart",
     "DeckSpec",
     "Game",
     "GameInfo",
@@ -33,5 +56,6 @@ __all__ = [
     "RulesError",
     "State",
     "derive_seed",
+    "int_at_least",
     "iter_bits",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import operator
 import secrets
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple, Self
 
@@ -36,8 +36,10 @@ __all__ = [
     "bad_action_id",
     "check_observer",
     "check_options",
+    "deal_nodes",
     "fresh",
     "int_at_least",
+    "last_end",
     "log_nodes",
     "log_since",
     "observer_of",
@@ -240,6 +242,11 @@ class Game:
             self.options["first_dealer"] = chosen = None
         if type(chosen) is int and chosen >= players:
             raise RulesError(f"first_dealer must be a seat 0..{players - 1}, not {chosen}")
+        self._configure()
+
+    def _configure(self) -> None:
+        """Work out what follows from ``players`` and the checked ``options`` (sides,
+        targets, tables; :meth:`_describe` fills in ``info``): each game's own set-up."""
 
     def _describe(
         self,
@@ -463,6 +470,17 @@ class Game:
             return info.deck.format(action)
         return self._move_string(action)
 
+    def observer(self, observation: Mapping[str, Any]) -> int:
+        """The seat whose observation it is, once it is from this game and player count
+        (else :class:`RulesError`): what every ``determinize`` reads first."""
+        return observer_of(self, observation)
+
+    def action_id(self, action: object) -> int:
+        """The int id of what a caller passed as an action: an id (numpy's too) as it is,
+        a string parsed (:meth:`string_to_action`); anything else raises
+        :class:`InvalidActionError`."""
+        return to_action_id(self, action)
+
     def _move_string(self, action: int) -> str:
         """The string of a valid action id from the pack's size up (bets, calls, talk,
         Escoba's captures)."""
@@ -509,6 +527,38 @@ class DealFacts:
     must (Briscola's exchange, the end of a deal) changes a :meth:`copy`."""
 
     __slots__ = ()
+
+    number: int
+    dealer: int
+    scores: tuple[int, ...]
+    seed: int
+    packs: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def begin(
+        cls,
+        number: int,
+        dealer: int,
+        scores: tuple[int, ...],
+        seed: int,
+        packs: tuple[tuple[int, ...], ...],
+    ) -> Self:
+        """A new deal's facts with the fields every game has: its number in the match,
+        the dealer, the match ``scores`` before it, the seed later deals are drawn from
+        and the packs given for them (replays).  The game sets the rest."""
+        d: Any = cls.__new__(cls)  # the slots are the game's subclass's
+        d.number = number
+        d.dealer = dealer
+        d.scores = tuple(scores)
+        d.seed = seed
+        d.packs = packs
+        return d  # type: ignore[no-any-return]
+
+    def started(self) -> DealStart:
+        """Where a record meets this deal's pack (:meth:`MatchState._recorded`): the deal's
+        number in the match and the pack it was dealt from (``deck``)."""
+        me: Any = self
+        return DealStart(self, self.number, me.deck)
 
     def copy(self) -> Self:
         """A new object with the same fields (unset fields are an error, as they would be
@@ -582,6 +632,28 @@ def log_since(node: tuple[Any, ...] | None, stop: tuple[Any, ...] | None) -> lis
         node = node[0]
     out.reverse()
     return out
+
+
+def deal_nodes(node: tuple[Any, ...], start: object) -> list[tuple[Any, ...]]:
+    """The log nodes from the newest node of kind ``start`` (a deal's or a smazzata's
+    first node) to ``node``, oldest first."""
+    out = []
+    while node[1] != start:
+        out.append(node)
+        node = node[0]
+    out.append(node)
+    out.reverse()
+    return out
+
+
+def last_end(node: tuple[Any, ...] | None, end: object) -> JSON | None:
+    """The points and detail of the newest node of kind ``end`` (a deal's end:
+    ``(previous, end, points, detail)``), or None when no deal has ended."""
+    while node is not None:
+        if node[1] == end:
+            return {"points": list(node[2]), "detail": fresh(node[3])}
+        node = node[0]
+    return None
 
 
 def plain_int(action: object) -> object:
@@ -757,6 +829,7 @@ class MatchState(State):
     _g: Any
     _d: Any
     _m: int
+    _ev: Any
 
     @property
     def game(self) -> Game:
@@ -785,15 +858,37 @@ class MatchState(State):
         new._g = twin
         return new
 
-    def _stop_line(self, d: Any, ev: Any) -> Self:
-        """End a stopped line in this fresh state at a deal's end that does not end the
-        match: ``d`` is the deal's facts with the scores (and games) after it, ``ev`` the
-        log's newest node (the deal's end); no seat acts, nothing follows."""
+    @classmethod
+    def _made(cls, game: Game, d: Any, hands: int, mode: int, to_act: int | None, ev: Any) -> Self:
+        """A new state of this class with the slots every game's state has: the game, the
+        deal's facts, the hands (packed), the mode bits, the seat to act and the log's
+        newest node.  The caller sets the game's other slots."""
+        state: Any = object.__new__(cls)
+        state._g = game
+        state._d = d
+        state._h = hands
+        state._m = mode
+        state.to_act = to_act
+        state._ev = ev
+        return state  # type: ignore[no-any-return]
+
+    def _deal_ended(self, d: Any, ev: Any, end: tuple[Any, ...] | None) -> Self | None:
+        """At a deal's end, in this fresh state (``d``: the deal's facts with the scores,
+        and games, after it; ``ev``: the log's newest node): when the deal ended the match
+        (``end``: its log node's kind and payload) or ends a stopped line
+        (:meth:`State.stop_at_deal_end`), make this the line's last state, no seat to act,
+        and return it; else None (the game deals on)."""
+        if end is None and not self._g.stops_at_deal_end:
+            return None
         state: Any = self  # the slots are the game's state class's
         state._d = d
-        state._m = OVER | HAND_OVER | STOPPED
         state.to_act = None
-        state._ev = ev
+        if end is None:
+            state._m = OVER | HAND_OVER | STOPPED
+            state._ev = ev
+        else:
+            state._m = OVER | HAND_OVER
+            state._ev = (ev, *end)
         return self
 
     def _no_action(self, text: str) -> InvalidActionError | IllegalActionError:
@@ -835,9 +930,50 @@ class MatchState(State):
         Trionfetti smazzata count; Trionfetti's is 0 while the first ranking is chosen)."""
         return self._d.number  # type: ignore[no-any-return]
 
+    def observation(self, seat: int | None) -> JSON:
+        """What ``seat`` may know (``None``: a spectator), JSON-ready; an observer that
+        is neither a seat nor None raises :class:`RulesError`."""
+        check_observer(self._g, seat)
+        return self._observation(seat)
+
+    def _observation(self, seat: int | None) -> JSON:
+        """The observation of a checked observer (see :meth:`observation`)."""
+        raise NotImplementedError
+
+    def _nodes(self) -> list[tuple[Any, ...]]:
+        """The log's nodes, oldest first (:func:`log_nodes`)."""
+        return log_nodes(self._ev)
+
+    def _deal_nodes(self, start: Any) -> list[tuple[Any, ...]]:
+        """The log's nodes from the newest of kind ``start`` (the deal's first node) on,
+        oldest first (:func:`deal_nodes`): the deal in progress, not the whole match."""
+        return deal_nodes(self._ev, start)
+
+    def _last_end(self, end: Any) -> JSON | None:
+        """The points and detail of the newest deal's end, a node of kind ``end``
+        (:func:`last_end`), or None before any."""
+        return last_end(self._ev, end)
+
     def _hands_text(self) -> str:
         """Every seat's hand for ``repr``: ``"1O 3C | 7E ..."``."""
         return " | ".join(" ".join(self.hand(s)) for s in range(self._g.players))
+
+    def _cards_text(self, cards: Iterable[int]) -> str:
+        """Card ids as codes for ``repr``: ``"1O 3C"``."""
+        fmt = self._g.info.deck.format
+        return " ".join(fmt(c) for c in cards)
+
+    def __repr__(self) -> str:
+        head, table, tail = self._repr_parts()
+        return (
+            f"<{type(self).__name__} {head} to_act {self.to_act} {table} "
+            f"hands [{self._hands_text()}] {tail}>"
+        )
+
+    def _repr_parts(self) -> tuple[str, str, str]:
+        """What ``repr`` shows before the seat to act (the deal), between it and the
+        hands (the cards on the table) and after them (the scores)."""
+        raise NotImplementedError
 
     def hand(self, seat: int) -> list[str]:
         """The codes of the cards ``seat`` holds (a game's own order)."""
@@ -896,9 +1032,16 @@ class MatchState(State):
         """Add what a game records beyond the shared layout (``first``: the facts of the
         record's first deal, None before any)."""
 
+    _deal_key: ClassVar[operator.attrgetter[tuple[Any, ...]]]
+    """``operator.attrgetter`` of the deal facts' fields in :meth:`_key`."""
+    _state_key: ClassVar[operator.attrgetter[tuple[Any, ...]]]
+    """``operator.attrgetter`` of the state's own fields in :meth:`_key`."""
+
     def _key(self) -> tuple[Any, ...]:
-        """Everything that decides the match's future and what anyone may observe."""
-        raise NotImplementedError
+        """Everything that decides the match's future and what anyone may observe: the
+        fields each game names in ``_deal_key`` and ``_state_key`` (searches compare and
+        hash positions through it: attrgetters build it in C)."""
+        return self._deal_key(self._d) + self._state_key(self)
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):

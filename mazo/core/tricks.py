@@ -5,22 +5,24 @@ and a persistent log.
 Envite and Trionfetti states subclass :class:`PartnershipState`.  Each keeps its own
 ``_play`` (the hot path of every search: the rules of a trick differ, and a shared
 version would cost calls on every card) and declares its slots; the rest is here once:
-closing a full trick (``_close_trick``, once a trick), ending the match on games
-(``_end_match``, ``winner``), the events of card plays and tricks (``_event``).
+starting a deal (``_new_deal``), closing a full trick (``_close_trick``, once a trick),
+the winner on games (``winner``), the events of card plays and tricks (``_event``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from operator import attrgetter
 from typing import Any, Final, Self
 
 from mazo.core.cards import DeckSpec
 from mazo.core.errors import RulesError
-from mazo.core.game import HAND_OVER, JSON, OVER, EventLogState, fresh
+from mazo.core.game import HAND_OVER, JSON, EventLogState, deal_nodes, last_end
 
 __all__ = [
     "K_PLAY",
     "K_TRICK",
+    "PARTNERSHIP_KEY",
     "PartnershipState",
     "check_team_setup",
     "deal_nodes",
@@ -50,6 +52,10 @@ def check_team_setup(
                 f"setup {key} must be two ints 0..{top} ({what} of teams 0 and 1), not {value!r}"
             )
 
+
+# The slots of a partnership state in its ``_key`` (each game adds its own and the deal's:
+# ``_state_key = attrgetter(*own slots, *PARTNERSHIP_KEY)``).
+PARTNERSHIP_KEY: Final = ("_h", "_trick", "_lead", "_tw", "_said", "to_act", "_m")
 
 # The log node kinds both games give a card play, ``(previous, K_PLAY, seat, card)``, and
 # a trick, ``(previous, K_TRICK, winner, cards, leader)``: PartnershipState._event reads
@@ -85,28 +91,6 @@ def unsaid(msgs: Sequence[int], said: int, base: int) -> Sequence[int]:
     if said:
         return [m for m in msgs if not said >> (m - base) & 1]
     return msgs
-
-
-def deal_nodes(node: tuple[Any, ...], start: int) -> list[tuple[Any, ...]]:
-    """The log nodes from the newest node of kind ``start`` (a deal's or a smazzata's
-    first node) to ``node``, oldest first."""
-    out = []
-    while node[1] != start:
-        out.append(node)
-        node = node[0]
-    out.append(node)
-    out.reverse()
-    return out
-
-
-def last_end(node: tuple[Any, ...] | None, end: int) -> JSON | None:
-    """The points and detail of the newest node of kind ``end`` (a deal's end:
-    ``(previous, end, points, detail)``), or None when no deal has ended."""
-    while node is not None:
-        if node[1] == end:
-            return {"points": list(node[2]), "detail": fresh(node[3])}
-        node = node[0]
-    return None
 
 
 class PartnershipState(EventLogState):
@@ -214,16 +198,21 @@ class PartnershipState(EventLogState):
         self._carry(new)
         return new
 
-    def _end_match(self, d: Any, ev: Any, kind: int, team: int) -> Self:
-        """End the match in this fresh state (``team`` has won on games): ``d`` is the
-        deal's facts with the final scores and games, the log's last node is ``(ev, kind,
-        team, scores, games)``."""
-        self._d = d
-        self._m = OVER | HAND_OVER
-        self.to_act = None
+    @staticmethod
+    def _key_of(*own: str) -> attrgetter[tuple[Any, ...]]:
+        """The ``_state_key`` of a partnership game's state: its ``own`` slots, then the
+        shared ones (:data:`PARTNERSHIP_KEY`)."""
+        return attrgetter(*own, *PARTNERSHIP_KEY)
+
+    def _new_deal(self, hands: int, lead: int) -> None:
+        """Start a deal in this fresh state: ``hands`` dealt, ``lead`` to lead the first
+        trick, no trick won, nothing said, the legal cache empty."""
+        self._h = hands
+        self._trick = ()
+        self._lead = lead
+        self._tw = 0
+        self._said = 0
         self._legal = None
-        self._ev = (ev, kind, team, d.scores, d.games)
-        return self
 
     def _carry(self, new: Self) -> None:
         """Copy the game's own slots into ``new`` (see :meth:`_derive`)."""
@@ -242,20 +231,4 @@ class PartnershipState(EventLogState):
 
     def _game_event(self, node: tuple[Any, ...]) -> JSON:
         """The event of a log node of the game's own kinds (see :meth:`_event`)."""
-        raise NotImplementedError
-
-    def _key(self) -> tuple[Any, ...]:
-        return (
-            *self._own_key(),
-            self._h,
-            self._trick,
-            self._lead,
-            self._tw,
-            self._said,
-            self.to_act,
-            self._m,
-        )
-
-    def _own_key(self) -> tuple[Any, ...]:
-        """The deal's facts and the game's own slots, for :meth:`_key`."""
         raise NotImplementedError

@@ -46,37 +46,18 @@ Decisions where the rules file leaves room (see also docs/briscola.md)
 * A signal is legal for any seat of a partnership game during the play phase from trick
   ``signals_from_trick`` on, once per meaning per trick, and (if truthful) only when the
   hand fits it.  It never changes whose turn it is.
-* ``hand_over`` is true on the state whose action ended a deal; the next deal is already
-  dealt in it unless the match is over.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from operator import attrgetter
 from typing import Any, Final
 
+from mazo.core import FIRST_DEALER, HAND_OVER, OVER, PHASE_MASK, DealStart, Option
 from mazo.core.cards import LATIN_40, SUITS, iter_bits
 from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
-from mazo.core.game import (
-    FIRST_DEALER,
-    HAND_OVER,
-    OVER,
-    PHASE_MASK,
-    DealFacts,
-    DealStart,
-    Game,
-    MatchStart,
-    MatchState,
-    Option,
-    State,
-    bad_action_id,
-    check_observer,
-    fresh,
-    log_nodes,
-    log_since,
-    observer_of,
-    to_action_id,
-)
+from mazo.core.game import DealFacts, Game, MatchStart, MatchState, State, fresh, log_since
 from mazo.core.rng import Rng, derive_seed, stream_seed
 
 __all__ = [
@@ -286,8 +267,7 @@ class BriscolaGame(Game):
     default_players = 4
     option_specs = OPTIONS
 
-    def __init__(self, players: int | None = None, **options: Any) -> None:
-        super().__init__(players, **options)
+    def _configure(self) -> None:
         n = self.players
         opts = self.options
         if opts["open_variant"] != "none" and n != 2:
@@ -472,18 +452,13 @@ def _start_deal(
             cards = game._pack_lists[mask] = list(iter_bits(mask))
         pack = tuple(Rng(stream_seed(seed, number)).shuffled(cards))
     index, nxt, _to, offsets = _layout(game, dealer, active)
-    d = _Deal()
-    d.number = number
-    d.dealer = dealer
+    d = _Deal.begin(number, dealer, scores, seed, packs)
     d.active = active
     d.k = k
     d.index = index
     d.nxt = nxt
     d.deck = pack
     d.removed = DECK.full_mask & ~mask
-    d.scores = scores
-    d.seed = seed
-    d.packs = packs
     d.playoff = playoff
     d.exchanged = None
     d.declined = None
@@ -519,15 +494,10 @@ def _start_deal(
         mode |= _SIGNALS
     if prev is not None:
         mode |= _HAND_OVER
-    state = _new_state(BriscolaState)
-    state._g = game
-    state._d = d
-    state._h = packed
+    ev = (prev._ev if prev is not None else None, _EV_DEAL, d)
+    state = BriscolaState._made(game, d, packed, mode, to_act, ev)
     state._trick = ()
-    state.to_act = to_act
-    state._m = mode
     state._t = (leader, 0, 0, 0, None, 0, ())
-    state._ev = (prev._ev if prev is not None else None, _EV_DEAL, d)
     return state
 
 
@@ -657,7 +627,7 @@ class BriscolaState(MatchState):
     def apply(self, action: int | str, seat: int | None = None) -> BriscolaState:
         """A new state after ``action`` by ``seat`` (default ``to_act``); old one untouched."""
         if type(action) is not int:
-            action = to_action_id(self._g, action)
+            action = self._g.action_id(action)
         to_act = self.to_act
         # Literals rather than module constants: this is the hottest line of every search.
         if (
@@ -693,8 +663,6 @@ class BriscolaState(MatchState):
 
     def _apply_other(self, a: int, seat: int | None) -> BriscolaState:
         game = self._g
-        if not 0 <= a < NUM_ACTIONS:
-            raise bad_action_id("Briscola", a, NUM_ACTIONS)
         text = game.action_to_string(a)
         to_act = self.to_act
         phase = self._m & _PHASE_MASK
@@ -894,8 +862,7 @@ class BriscolaState(MatchState):
 
     # -- information ---------------------------------------------------------------
 
-    def observation(self, seat: int | None) -> JSON:
-        """What ``seat`` may know (``None``: a spectator), JSON-ready."""
+    def _observation(self, seat: int | None) -> JSON:
         return _observe(self, seat)
 
     @property
@@ -926,7 +893,7 @@ class BriscolaState(MatchState):
         for e in _expand(self):
             kind = e[0]
             if kind == _EV_DEAL:
-                yield DealStart(e[1], e[1].number, e[1].deck)
+                yield e[1].started()
             elif kind == _EV_PLAY:
                 yield e[1], _CODES[e[2]]
             elif kind == _EV_SIGNAL:
@@ -934,39 +901,19 @@ class BriscolaState(MatchState):
             elif kind == _EV_EXCHANGE:
                 yield e[1], "exchange" if e[2] is not None else "decline"
 
-    def __repr__(self) -> str:
+    def _repr_parts(self) -> tuple[str, str, str]:
         d = self._d
-        return (
-            f"<BriscolaState deal {d.number} trump {_CODES[d.indicator]} to_act {self.to_act} "
-            f"trick [{' '.join(_CODES[c] for c in self._trick)}] hands [{self._hands_text()}] "
-            f"scores {list(d.scores)}>"
-        )
+        head = f"deal {d.number} trump {_CODES[d.indicator]}"
+        return head, f"trick [{self._cards_text(self._trick)}]", f"scores {list(d.scores)}"
 
-    def _key(self) -> tuple[Any, ...]:
-        return _key(self)
+    # Everything that decides the future of the match and what anyone may observe.
+    _deal_key = attrgetter(
+        "number", "dealer", "active", "draw", "indicator", "scores", "exchanged", "declined"
+    )
+    _state_key = attrgetter("_h", "_trick", "to_act", "_m", "_t")
 
 
 _new_state = object.__new__
-
-
-def _key(state: BriscolaState) -> tuple[Any, ...]:
-    """Everything that decides the future of the match and what anyone may observe."""
-    d = state._d
-    return (
-        d.number,
-        d.dealer,
-        d.active,
-        d.draw,
-        d.indicator,
-        d.scores,
-        d.exchanged,
-        d.declined,
-        state._h,
-        state._trick,
-        state.to_act,
-        state._m,
-        state._t,
-    )
 
 
 def _end_deal(state: BriscolaState) -> BriscolaState:
@@ -1007,16 +954,12 @@ def _end_deal(state: BriscolaState) -> BriscolaState:
     }
     ev = (state._ev, _EV_HAND_END, pts, detail)
     winner = game.match_winner(scores)
-    if winner is not None or game.stops_at_deal_end:
-        nd = d.copy()
-        nd.scores = scores
-        if winner is None:  # a stopped line ends here (State.stop_at_deal_end)
-            return state._stop_line(nd, ev)
-        state._d = nd
-        state._m = OVER | _HAND_OVER
-        state.to_act = None
-        state._ev = (ev, _EV_MATCH_END, winner, scores)
-        return state
+    nd = d.copy()
+    nd.scores = scores
+    end = None if winner is None else (_EV_MATCH_END, winner, scores)
+    done = state._deal_ended(nd, ev, end)
+    if done is not None:
+        return done
     active = tuple(range(game.players))
     playoff = False
     if d.playoff:
@@ -1112,7 +1055,7 @@ def _expand(state: BriscolaState, nodes: list[Any] | None = None) -> list[tuple[
         items.extend(sig[1:6] for sig in pending if sig[6] >= len(cards))
         pending.clear()
 
-    for node in log_nodes(state._ev) if nodes is None else nodes:
+    for node in state._nodes() if nodes is None else nodes:
         kind = node[1]
         if kind == _EV_DEAL:
             d = node[2]
@@ -1212,7 +1155,6 @@ def _known_cards(state: BriscolaState, seat: int | None) -> dict[int, int]:
 
 def _observe(state: BriscolaState, seat: int | None) -> JSON:
     game = state._g
-    check_observer(game, seat)
     d = state._d
     codes = _CODES
     known = _known_cards(state, seat)
@@ -1291,13 +1233,11 @@ def _sampler(game: BriscolaGame, obs: Mapping[str, Any]) -> Callable[[Rng], Bris
     """Read the observation once; the returned function deals its unseen cards at random
     (a search samples thousands of times from one observation)."""
     try:
-        seat = observer_of(game, obs)
+        seat = game.observer(obs)
         n = game.players
         parse = DECK.parse
         active = tuple(obs["seats"])
-        d = _Deal()
-        d.number = obs["deal"]
-        d.dealer = obs["dealer"]
+        d = _Deal.begin(obs["deal"], obs["dealer"], tuple(obs["scores"]), 0, ())
         d.active = active
         d.k = k = len(active)
         index = [-1] * n
@@ -1311,9 +1251,6 @@ def _sampler(game: BriscolaGame, obs: Mapping[str, Any]) -> Callable[[Rng], Bris
         d.indicator = parse(obs["trump"])
         d.trump = SUIT[d.indicator]
         d.keys = _KEYS[d.trump]
-        d.scores = tuple(obs["scores"])
-        d.seed = 0
-        d.packs = ()
         d.playoff = n == 3 and k == 2
         ex = obs.get("exchange")
         d.exchanged = None
@@ -1421,15 +1358,9 @@ def _sampler(game: BriscolaGame, obs: Mapping[str, Any]) -> Callable[[Rng], Bris
         nd_ev: _ListEv = (None, _EV_DEAL, nd)
         for no, (ld, cards, w, p) in enumerate(done, 1):
             nd_ev = (nd_ev, _EV_TRICK, no, ld, cards, w, p, False, None)
-        state = _new_state(BriscolaState)
-        state._g = game
-        state._d = nd
-        state._h = packed
+        state = BriscolaState._made(game, nd, packed, mode, to_act, nd_ev)
         state._trick = trick
-        state.to_act = to_act
-        state._m = mode
         state._t = progress
-        state._ev = nd_ev
         return state
 
     return sample

@@ -63,47 +63,22 @@ Decisions where the rules file leaves room (see also docs/envite.md)
   A card that breaks §7 ends the deal at once (the card is not placed); so does an
   ``envio`` during a tumbo deal.  The offended team receives ``renuncio_penalty`` through
   the counting of §11.1.  Other impossible actions are refused in both modes.
-* ``hand_over`` is true on the state whose action ended a deal; the next deal is already
-  dealt in it unless the match is over.  Trick events carry ``points`` 0 (Envite cards
-  carry no points; tricks count).
+* Trick events carry ``points`` 0 (Envite cards carry no points; tricks count).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from functools import cache
+from operator import attrgetter
 from typing import Any
 
+from mazo.core import FIRST_DEALER, HAND_OVER, OVER, PHASE_MASK, Option, int_at_least
 from mazo.core.cards import LATIN_40, Card, iter_bits
 from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
-from mazo.core.game import (
-    FIRST_DEALER,
-    HAND_OVER,
-    OVER,
-    PHASE_MASK,
-    DealFacts,
-    DealStart,
-    Game,
-    MatchStart,
-    Option,
-    bad_action_id,
-    check_observer,
-    fresh,
-    int_at_least,
-    log_nodes,
-    observer_of,
-    to_action_id,
-)
+from mazo.core.game import DealFacts, DealStart, Game, MatchStart, fresh
 from mazo.core.rng import Rng, derive_seed
-from mazo.core.tricks import (
-    K_PLAY,
-    K_TRICK,
-    PartnershipState,
-    check_team_setup,
-    deal_nodes,
-    last_end,
-    unsaid,
-)
+from mazo.core.tricks import K_PLAY, K_TRICK, PartnershipState, check_team_setup, unsaid
 
 __all__ = [
     "ACCEPT",
@@ -527,8 +502,7 @@ class EnviteGame(Game):
     default_players = 4
     option_specs = OPTIONS
 
-    def __init__(self, players: int | None = None, **options: Any) -> None:
-        super().__init__(players, **options)
+    def _configure(self) -> None:
         n = self.players
         opts = self.options
         self.sides = 2
@@ -651,39 +625,23 @@ def _start_deal(
         off = (dealer + 1 + k) % n * 40
         for c in pack[3 * k : 3 * k + 3]:
             hands |= 1 << (off + c)
-    d = _Deal()
-    d.number = number
-    d.dealer = dealer
+    d = _Deal.begin(number, dealer, scores, seed, packs)
     d.deck = pack
     d.vira = pack[3 * n]
-    d.scores = tuple(scores)
     d.games = tuple(games)
     d.tumbo = (scores[0] == 11, scores[1] == 11)
-    d.seed = seed
-    d.packs = packs
     d.start = hands
     t = d.table = _table(n, d.vira // 10)
     d.eff, d.keys, d.trumps, d.top = t.eff, t.keys, t.trumps, t.top
     d.plain = t.plain if game.plain_rule else (0, 0, 0, 0)
     eldest = (dealer + 1) % n
-    state = _new_state(EnviteState)
-    state._g = game
-    state._d = d
-    state._h = hands
-    state._trick = ()
-    state._lead = eldest
-    state._tw = 0
-    state._bet = _NO_BET
-    state._said = 0
-    state._legal = None
-    state._ev = (prev, _K_DEAL, d)
     flag = HAND_OVER if prev is not None else 0
+    mode, to_act = PLAY | flag, eldest
     if d.tumbo[0] != d.tumbo[1]:
-        state._m = TUMBO | flag
-        state.to_act = game.decider(0 if d.tumbo[0] else 1, eldest)
-    else:
-        state._m = PLAY | flag
-        state.to_act = eldest
+        mode, to_act = TUMBO | flag, game.decider(0 if d.tumbo[0] else 1, eldest)
+    state = EnviteState._made(game, d, hands, mode, to_act, (prev, _K_DEAL, d))
+    state._new_deal(hands, eldest)
+    state._bet = _NO_BET
     return state
 
 
@@ -811,7 +769,7 @@ class EnviteState(PartnershipState):
     def apply(self, action: int | str, seat: int | None = None) -> EnviteState:
         """A new state after ``action`` by ``seat`` (default ``to_act``); old one untouched."""
         if type(action) is not int:
-            action = to_action_id(self._g, action)
+            action = self._g.action_id(action)
         to_act = self.to_act
         if (
             self._m == 0
@@ -884,8 +842,6 @@ class EnviteState(PartnershipState):
     def _apply_other(self, a: int, seat: int | None) -> EnviteState:
         game = self._g
         n = game.players
-        if not 0 <= a < NUM_ACTIONS:
-            raise bad_action_id("Envite", a, NUM_ACTIONS)
         text = game.action_to_string(a)
         to_act = self.to_act
         if to_act is None:
@@ -1019,8 +975,7 @@ class EnviteState(PartnershipState):
 
     # -- information -----------------------------------------------------------------
 
-    def observation(self, seat: int | None) -> JSON:
-        """What ``seat`` may know (``None``: a spectator), JSON-ready."""
+    def _observation(self, seat: int | None) -> JSON:
         return _observe(self, seat)
 
     def _game_event(self, node: tuple[Any, ...]) -> JSON:
@@ -1031,10 +986,10 @@ class EnviteState(PartnershipState):
     def _recorded(self) -> Iterator[DealStart | tuple[int, str]]:
         """The deals and moves of the log, for :meth:`record`."""
         name = self._g.action_to_string
-        for node in log_nodes(self._ev):
+        for node in self._nodes():
             kind = node[1]
             if kind == _K_DEAL:
-                yield DealStart(node[2], node[2].number, node[2].deck)
+                yield node[2].started()
             elif kind == _K_PLAY:
                 yield node[2], _CODES[node[3]]
             elif kind in (_K_BET, _K_MSG, _K_RENUNCIO):
@@ -1048,17 +1003,15 @@ class EnviteState(PartnershipState):
             record["setup"] = {"scores": list(first.scores), "games": list(first.games)}
         record["games"] = self.games
 
-    def __repr__(self) -> str:
+    def _repr_parts(self) -> tuple[str, str, str]:
         d = self._d
-        return (
-            f"<EnviteState deal {d.number} vira {_CODES[d.vira]} {self.phase} "
-            f"to_act {self.to_act} trick [{' '.join(_CODES[c] for c in self._trick)}] "
-            f"hands [{self._hands_text()}] stones {list(d.scores)} chicos {list(d.games)}>"
-        )
+        head = f"deal {d.number} vira {_CODES[d.vira]} {self.phase}"
+        tail = f"stones {list(d.scores)} chicos {list(d.games)}"
+        return head, f"trick [{self._cards_text(self._trick)}]", tail
 
-    def _own_key(self) -> tuple[Any, ...]:
-        d = self._d
-        return (d.number, d.dealer, d.deck, d.scores, d.games, self._bet)
+    # Everything that decides the match's future and what anyone may observe.
+    _deal_key = attrgetter("number", "dealer", "deck", "scores", "games")
+    _state_key = PartnershipState._key_of("_bet")
 
 
 def _end_deal(
@@ -1105,13 +1058,13 @@ def _end_deal(
     ev: Any = (state._ev, _K_END, tuple(gained), detail)
     if after is None:
         ev = (ev, _K_CHICO, team, tuple(chicos))
-    if chicos[team] >= game.target or game.stops_at_deal_end:
-        done = d.copy()
-        done.scores = tuple(stones)
-        done.games = tuple(chicos)
-        if chicos[team] < game.target:  # a stopped line ends here (State.stop_at_deal_end)
-            return state._stop_line(done, ev)
-        return state._end_match(done, ev, _K_MATCH, team)
+    done = d.copy()
+    done.scores = tuple(stones)
+    done.games = tuple(chicos)
+    end = (_K_MATCH, team, done.scores, done.games) if chicos[team] >= game.target else None
+    ended = state._deal_ended(done, ev, end)
+    if ended is not None:
+        return ended
     n = game.players
     return _start_deal(
         game, d.number + 1, (d.dealer + 1) % n, tuple(stones), tuple(chicos), d.seed, d.packs, ev
@@ -1185,11 +1138,10 @@ def _visible(node: tuple[Any, ...], seat: int | None) -> bool:
 def _observe(state: EnviteState, seat: int | None) -> JSON:
     game = state._g
     n = game.players
-    check_observer(game, seat)
     d = state._d
     phase = state._m & PHASE_MASK
     level, right, proposed, pteam, proposer = state._bet
-    log = [state._event(node) for node in deal_nodes(state._ev, _K_DEAL) if _visible(node, seat)]
+    log = [state._event(node) for node in state._deal_nodes(_K_DEAL) if _visible(node, seat)]
     tricks = [
         {"leader": e["leader"], "cards": e["cards"], "winner": e["winner"], "team": e["team"]}
         for e in log
@@ -1259,7 +1211,7 @@ def _observe(state: EnviteState, seat: int | None) -> JSON:
         "signals": game.options["signals"],
         "shown_hands": shown,
         "deal_log": log,
-        "last_deal": last_end(state._ev, _K_END),
+        "last_deal": state._last_end(_K_END),
         "hand_over": state.hand_over,
         "match_over": state.match_over,
         "winner": state.winner,
@@ -1333,7 +1285,7 @@ def _determinize(game: EnviteGame, obs: Mapping[str, Any], rng: Rng) -> EnviteSt
     """Rebuild a full state from an observation: the seen cards where they were seen,
     the unseen ones dealt at random, then the deal's visible actions replayed."""
     try:
-        seat = observer_of(game, obs)
+        seat = game.observer(obs)
         n = game.players
         parse = DECK.parse
         log = obs["deal_log"]

@@ -38,34 +38,18 @@ Decisions where the rules file leaves room (see also docs/escoba.md)
 --------------------------------------------------------------------
 * The log has no "trick" events (Escoba has no tricks): a play event carries the
   captured cards and whether it was an escoba.
-* ``hand_over`` is true on the state whose action ended a hand; the next hand is already
-  dealt in it unless the match is over.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from operator import attrgetter
 from typing import Any
 
+from mazo.core import FIRST_DEALER, HAND_OVER, OVER, PHASE_MASK, Option, int_at_least
 from mazo.core.cards import LATIN_40, iter_bits
 from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
-from mazo.core.game import (
-    FIRST_DEALER,
-    HAND_OVER,
-    OVER,
-    PHASE_MASK,
-    DealStart,
-    EventLogState,
-    Game,
-    MatchStart,
-    Option,
-    check_observer,
-    fresh,
-    int_at_least,
-    log_nodes,
-    observer_of,
-    to_action_id,
-)
+from mazo.core.game import DealFacts, DealStart, EventLogState, Game, MatchStart, fresh
 from mazo.core.rng import Rng, derive_seed
 
 __all__ = ["OPTIONS", "EscobaGame", "EscobaState", "capture_value"]
@@ -236,7 +220,7 @@ def _table_subsets(table_mask: int) -> dict[int, list[int]]:
 # -- the game -------------------------------------------------------------------------------
 
 
-class _Hand:
+class _Hand(DealFacts):
     """What is fixed for one hand (one pass through the pack), shared by its states."""
 
     __slots__ = ("dealer", "deck", "number", "packs", "scores", "seed")
@@ -258,14 +242,12 @@ class EscobaGame(Game):
     default_players = 2
     option_specs = OPTIONS
 
-    def __init__(self, players: int | None = None, **options: Any) -> None:
-        super().__init__(players, **options)
+    def _configure(self) -> None:
         n = self.players
-        opts = self.options
-        self.teams = n == 4 and opts["four_player_mode"] == "partnership"
+        self.teams = n == 4 and self.options["four_player_mode"] == "partnership"
         self.sides = 2 if self.teams else n
         self.side_of: tuple[int, ...] = tuple(s % 2 if self.teams else s for s in range(n))
-        self.target: int = opts["target_score"]
+        self.target: int = self.options["target_score"]
         self._describe(
             NUM_ACTIONS,
             DECK,
@@ -356,13 +338,8 @@ def _start_hand(
 ) -> EscobaState:
     n = game.players
     pack, packs = game._next_pack(packs, seed, number)
-    hand = _Hand()
-    hand.number = number
-    hand.dealer = dealer
+    hand = _Hand.begin(number, dealer, scores, seed, packs)
     hand.deck = pack
-    hand.scores = scores
-    hand.seed = seed
-    hand.packs = packs
     hands = 0
     for seat, card in zip(_deal_targets(game, dealer), pack, strict=False):
         hands |= 1 << (_OFF[seat] + card)
@@ -390,20 +367,15 @@ def _start_hand(
         last = taker
         table = ()
         ev = (ev, "opening", taker, tmask, count)
-    state = _new_state(EscobaState)
-    state._g = game
-    state._d = hand
-    state._h = hands
+    mode = PLAY | (_HAND_OVER if prev is not None else 0)
+    state = EscobaState._made(game, hand, hands, mode, (dealer + 1) % n, ev)
     state._table = table
     state._sp = sp
     state._piles = piles
     state._esc = tuple(escobas)
     state._marks = markers
     state._last = last
-    state.to_act = (dealer + 1) % n
-    state._m = PLAY | (_HAND_OVER if prev is not None else 0)
     state._round = 0
-    state._ev = ev
     state._legal = None
     return state
 
@@ -508,7 +480,7 @@ class EscobaState(EventLogState):
 
     def apply(self, action: int | str, seat: int | None = None) -> EscobaState:
         """A new state after ``action`` by ``seat`` (default ``to_act``); old one untouched."""
-        a = action if type(action) is int else to_action_id(self._g, action)
+        a = action if type(action) is int else self._g.action_id(action)
         to_act = self.to_act
         game = self._g
         if to_act is None:
@@ -593,8 +565,7 @@ class EscobaState(EventLogState):
 
     # -- information -----------------------------------------------------------------
 
-    def observation(self, seat: int | None) -> JSON:
-        """What ``seat`` may know (``None``: a spectator), JSON-ready."""
+    def _observation(self, seat: int | None) -> JSON:
         return _observe(self, seat)
 
     def _event(self, node: tuple[Any, ...]) -> JSON:
@@ -607,37 +578,27 @@ class EscobaState(EventLogState):
 
     def _recorded(self) -> Iterator[DealStart | tuple[int, str]]:
         """The hands and plays of the log (a play with what it takes), for :meth:`record`."""
-        for node in log_nodes(self._ev):
+        for node in self._nodes():
             kind = node[1]
             if kind == "deal":
-                yield DealStart(node[2], node[2].number, node[2].deck)
+                yield node[2].started()
             elif kind == "play":
                 _p, _k, seat, card, taken, _esc = node
                 yield seat, "+".join([_CODES[card], *(_CODES[c] for c in iter_bits(taken))])
 
-    def __repr__(self) -> str:
-        return (
-            f"<EscobaState hand {self._d.number} to_act {self.to_act} "
-            f"table [{' '.join(self.table())}] hands [{self._hands_text()}] scores {self.scores}>"
-        )
+    def _repr_parts(self) -> tuple[str, str, str]:
+        table = f"table [{self._cards_text(self._table)}]"
+        return f"hand {self._d.number}", table, f"scores {self.scores}"
 
-    def _key(self) -> tuple[Any, ...]:
-        hd = self._d
-        return (
-            hd.number,
-            hd.dealer,
-            hd.deck[self._sp :],
-            hd.scores,
-            self._h,
-            self._table,
-            self._piles,
-            self._esc,
-            self._marks,
-            self._last,
-            self.to_act,
-            self._m,
-            self._round,
-        )
+    @property
+    def _stock_key(self) -> tuple[int, ...]:
+        return self._d.deck[self._sp :]
+
+    # Everything that decides the match's future and what anyone may observe.
+    _deal_key = attrgetter("number", "dealer", "scores")
+    _state_key = attrgetter(
+        "_stock_key", "_h", "_table", "_piles", "_esc", "_marks", "_last", "to_act", "_m", "_round"
+    )
 
 
 def _redeal(state: EscobaState) -> EscobaState:
@@ -785,18 +746,11 @@ def _end_hand(state: EscobaState) -> EscobaState:
     state._piles = piles
     state._table = ()
     winner = game.match_winner(scores)
-    if winner is not None or game.stops_at_deal_end:
-        done = _Hand()
-        for name in _Hand.__slots__:
-            setattr(done, name, getattr(hd, name))
-        done.scores = scores
-        if winner is None:  # a stopped line ends here (State.stop_at_deal_end)
-            return state._stop_line(done, ev)
-        state._d = done
-        state._m = OVER | _HAND_OVER
-        state.to_act = None
-        state._ev = (ev, "match_end", winner, scores)
-        return state
+    done = hd.copy()
+    done.scores = scores
+    ended = state._deal_ended(done, ev, None if winner is None else ("match_end", winner, scores))
+    if ended is not None:
+        return ended
     state._ev = ev
     dealer = (hd.dealer + 1) % game.players
     return _start_hand(game, hd.number + 1, dealer, scores, hd.seed, hd.packs, state)
@@ -843,26 +797,15 @@ def _event_json(game: EscobaGame, node: tuple[Any, ...]) -> JSON:
 def _observe(state: EscobaState, seat: int | None) -> JSON:
     game = state._g
     n = game.players
-    check_observer(game, seat)
     hd = state._d
     history: list[JSON] = []
-    last_hand: JSON | None = None
-    for node in reversed(log_nodes(state._ev)):
-        kind = node[1]
-        if kind == "deal" and node[2].number == hd.number:
-            break
-        if kind == "play":
+    for node in state._deal_nodes("deal"):  # the hand in progress
+        if node[1] == "play":
             _p, _k, s, card, taken, escoba = node
             history.append(
                 {"seat": s, "card": _CODES[card], "captured": DECK.codes(taken), "escoba": escoba}
             )
-    history.reverse()
-    node = state._ev
-    while node is not None:
-        if node[1] == "hand_end":
-            last_hand = {"points": list(node[2]), "detail": fresh(node[3])}
-            break
-        node = node[0]
+    last_hand = state._last_end("hand_end")
     legal = state.legal_actions(seat) if seat is not None else []
     return {
         "game": game.name,
@@ -900,7 +843,7 @@ def _observe(state: EscobaState, seat: int | None) -> JSON:
 def _determinize(game: EscobaGame, obs: Mapping[str, Any], rng: Rng) -> EscobaState:
     """Rebuild a full state from an observation, dealing the unseen cards at random."""
     try:
-        seat = observer_of(game, obs)
+        seat = game.observer(obs)
         n = game.players
         parse = DECK.parse
         seen = 0
@@ -925,21 +868,14 @@ def _determinize(game: EscobaGame, obs: Mapping[str, Any], rng: Rng) -> EscobaSt
                 hands[s] |= 1 << unseen.pop()
         if len(unseen) != obs["stock_size"]:
             raise RulesError("observation is inconsistent: unseen cards do not match the stock")
-        hd = _Hand()
-        hd.number = obs["hand_number"]
-        hd.dealer = obs["dealer"]
-        hd.scores = tuple(obs["scores"])
-        hd.seed = rng.next64()
-        hd.packs = ()
+        hd = _Hand.begin(obs["hand_number"], obs["dealer"], obs["scores"], rng.next64(), ())
         # Only the stock's place in the pack matters from here on: put it at the end.
         hd.deck = tuple(range(NUM_CARDS - len(unseen))) + tuple(unseen)
         packed = 0
         for s in range(n):
             packed |= hands[s] << _OFF[s]
-        state = _new_state(EscobaState)
-        state._g = game
-        state._d = hd
-        state._h = packed
+        mode = (OVER if obs["match_over"] else PLAY) | (_HAND_OVER if obs["hand_over"] else 0)
+        state = EscobaState._made(game, hd, packed, mode, obs["to_act"], None)
         state._table = table
         state._sp = NUM_CARDS - len(unseen)
         state._piles = piles
@@ -953,8 +889,6 @@ def _determinize(game: EscobaGame, obs: Mapping[str, Any], rng: Rng) -> EscobaSt
             for m in obs["escoba_markers"]
         )
         state._last = obs["last_capturer"]
-        state.to_act = obs["to_act"]
-        state._m = (OVER if obs["match_over"] else PLAY) | (_HAND_OVER if obs["hand_over"] else 0)
         state._round = obs["round"]
         ev: Any = None
         if obs["last_hand"] is not None:

@@ -67,36 +67,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from functools import cache
+from operator import attrgetter
 from typing import Any, Final
 
+from mazo.core import HAND_OVER, OVER, PHASE_MASK, Option, int_at_least
 from mazo.core.cards import LATIN_52, iter_bits
 from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
-from mazo.core.game import (
-    HAND_OVER,
-    OVER,
-    PHASE_MASK,
-    DealFacts,
-    DealStart,
-    Game,
-    MatchStart,
-    Option,
-    bad_action_id,
-    check_observer,
-    fresh,
-    int_at_least,
-    log_nodes,
-    to_action_id,
-)
+from mazo.core.game import DealFacts, DealStart, Game, MatchStart, fresh
 from mazo.core.rng import Rng, derive_seed
-from mazo.core.tricks import (
-    K_PLAY,
-    K_TRICK,
-    PartnershipState,
-    check_team_setup,
-    deal_nodes,
-    last_end,
-    unsaid,
-)
+from mazo.core.tricks import K_PLAY, K_TRICK, PartnershipState, check_team_setup, unsaid
 
 __all__ = [
     "CLAIMS",
@@ -425,6 +404,10 @@ class _Deal(DealFacts):
     packs: tuple[tuple[int, ...], ...]
     draw: tuple[tuple[tuple[int, int], ...], ...] | None  # the first dealer's draw
 
+    def started(self) -> DealStart:
+        """A record lists smazzate: each has one pack, from which its four deals come."""
+        return DealStart(self, self.smazzata, self.pack)
+
 
 class TrionfettiGame(Game):
     """Trionfetti rules, configured by options (always 4 players)."""
@@ -435,8 +418,7 @@ class TrionfettiGame(Game):
     default_players = 4
     option_specs = OPTIONS
 
-    def __init__(self, players: int | None = None, **options: Any) -> None:
-        super().__init__(players, **options)
+    def _configure(self) -> None:
         opts = self.options
         self.sides = 2
         self.side_of: tuple[int, ...] = (0, 1, 0, 1)
@@ -653,36 +635,23 @@ def _start_smazzata(
     """§5.1-2: shuffle, cut, show the bottom card, then the cutter's ranking choice (or,
     for a match placed at deal 2-4 by ``setup``, straight to that deal)."""
     pack, packs = game._next_pack(packs, seed, smazzata)
-    d = _Deal()
-    d.number = number
+    d = _Deal.begin(number, dealer, scores, seed, packs)
     d.smazzata = smazzata
     d.k = k
-    d.dealer = dealer
     d.pack = pack
     d.ranking = ranking
     d.strength = _strength(ranking)
-    d.scores = tuple(scores)
     d.games = tuple(games)
-    d.seed = seed
-    d.packs = packs
     d.draw = draw
-    state = _new_state(TrionfettiState)
-    state._g = game
-    state._d = d
-    state._h = 0
-    state._trick = ()
-    state._lead = (dealer + 1) % 4
-    state._tw = 0
-    state._vega = _NO_VEGA
-    state._said = 0
-    state._x = _NO_EXTRA
-    state._legal = None
     shown = game.options["bottom_card_shown"] == "always"
-    state._ev = (prev, _K_SMAZ, d, d.ranking, d.scores, d.games, shown)
+    ev = (prev, _K_SMAZ, d, d.ranking, d.scores, d.games, shown)
     flag = HAND_OVER if prev is not None and prev[1] != _K_DRAW else 0
+    # the cutter (the dealer's left) chooses the ranking, unless the setup starts later
+    state = TrionfettiState._made(game, d, 0, RANK | flag, (dealer + 3) % 4, ev)
+    state._new_deal(0, (dealer + 1) % 4)
+    state._vega = _NO_VEGA
+    state._x = _NO_EXTRA
     if k == 1:
-        state._m = RANK | flag
-        state.to_act = (dealer + 3) % 4
         return state
     state._m = flag
     return _deal(state, d, k)
@@ -700,12 +669,8 @@ def _deal(state: TrionfettiState, d: _Deal, k: int) -> TrionfettiState:
         for c in d.pack[start + 3 * j : start + 3 * j + 3]:
             hands |= 1 << (seat * 52 + c)
     state._d = d
-    state._h = hands
-    state._trick = ()
-    state._lead = (d.dealer + 1) % 4
-    state._tw = 0
+    state._new_deal(hands, (d.dealer + 1) % 4)
     state._vega = _NO_VEGA
-    state._said = 0
     state._m = state._m & HAND_OVER | PLAY
     state.to_act = state._lead
     ev: Any = (state._ev, _K_DEAL, d)
@@ -882,7 +847,7 @@ class TrionfettiState(PartnershipState):
                 special = self._special(action, seat)
                 if special is not None:
                     return special
-            action = to_action_id(self._g, action)
+            action = self._g.action_id(action)
         to_act = self.to_act
         if (
             self._m == 0
@@ -1000,8 +965,6 @@ class TrionfettiState(PartnershipState):
         return "only partners may confer now, not the table"
 
     def _apply_other(self, a: int, seat: int | None) -> TrionfettiState:
-        if not 0 <= a < NUM_ACTIONS:
-            raise bad_action_id("Trionfetti", a, NUM_ACTIONS)
         text = self._g.action_to_string(a)
         actor = self._actor(text, seat)
         if a not in self.legal_actions(actor):
@@ -1129,8 +1092,7 @@ class TrionfettiState(PartnershipState):
 
     # -- information ---------------------------------------------------------------------
 
-    def observation(self, seat: int | None) -> JSON:
-        """What ``seat`` may know (``None``: a spectator), JSON-ready."""
+    def _observation(self, seat: int | None) -> JSON:
         return _observe(self, seat)
 
     def _game_event(self, node: tuple[Any, ...]) -> JSON:
@@ -1141,10 +1103,10 @@ class TrionfettiState(PartnershipState):
     def _recorded(self) -> Iterator[DealStart | tuple[int, str]]:
         """The smazzate (one pack each) and moves of the log, for :meth:`record`."""
         game = self._g
-        for node in log_nodes(self._ev):
+        for node in self._nodes():
             kind = node[1]
             if kind == _K_SMAZ:
-                yield DealStart(node[2], node[2].smazzata, node[2].pack)
+                yield node[2].started()
             elif kind == _K_PLAY:
                 yield node[2], _CODES[node[3]]
             elif kind == _K_RANK:
@@ -1187,28 +1149,17 @@ class TrionfettiState(PartnershipState):
             record["setup"] = setup
         record["games"] = self.games
 
-    def __repr__(self) -> str:
+    def _repr_parts(self) -> tuple[str, str, str]:
         d = self._d
-        return (
-            f"<TrionfettiState smazzata {d.smazzata} deal {d.k} {self.phase} to_act "
-            f"{self.to_act} trick [{' '.join(_CODES[c] for c in self._trick)}] "
-            f"hands [{self._hands_text()}] scores {list(d.scores)} games {list(d.games)}>"
-        )
+        head = f"smazzata {d.smazzata} deal {d.k} {self.phase}"
+        tail = f"scores {list(d.scores)} games {list(d.games)}"
+        return head, f"trick [{self._cards_text(self._trick)}]", tail
 
-    def _own_key(self) -> tuple[Any, ...]:
-        d = self._d
-        return (
-            d.number,
-            d.smazzata,
-            d.k,
-            d.dealer,
-            d.pack,
-            d.ranking,
-            d.scores,
-            d.games,
-            self._vega,
-            self._x,
-        )
+    # Everything that decides the match's future and what anyone may observe.
+    _deal_key = attrgetter(
+        "number", "smazzata", "k", "dealer", "pack", "ranking", "scores", "games"
+    )
+    _state_key = PartnershipState._key_of("_vega", "_x")
 
 
 def _shared(x: tuple[Any, ...], seat: int, cards: int) -> tuple[Any, ...]:
@@ -1264,10 +1215,11 @@ def _end_deal(state: TrionfettiState, reason: str, team: int, points: int) -> Tr
     nd.scores = tuple(scores)
     nd.games = tuple(games)
     state._x = x
-    if won and games[team] >= game.match_target:
-        return state._end_match(nd, ev, _K_MATCH, team)
-    if game.stops_at_deal_end:  # a stopped line ends here (State.stop_at_deal_end)
-        return state._stop_line(nd, ev)
+    over = won and games[team] >= game.match_target
+    end = (_K_MATCH, team, nd.scores, nd.games) if over else None
+    ended = state._deal_ended(nd, ev, end)
+    if ended is not None:
+        return ended
     if won or d.k == 4:
         return _start_smazzata(
             game,
@@ -1410,11 +1362,10 @@ def _audience(node: tuple[Any, ...]) -> Any:
 
 def _observe(state: TrionfettiState, seat: int | None) -> JSON:
     game = state._g
-    check_observer(game, seat)
     d = state._d
     phase = state._m & PHASE_MASK
     history = game.options["history_visible"]
-    nodes = deal_nodes(state._ev, _K_SMAZ)  # the smazzata in progress
+    nodes = state._deal_nodes(_K_SMAZ)  # the smazzata in progress
     current = max((i for i, n in enumerate(nodes) if n[1] == _K_DEAL), default=len(nodes))
     log: list[JSON] = []
     deal_log: list[JSON] = []
@@ -1487,7 +1438,7 @@ def _observe(state: TrionfettiState, seat: int | None) -> JSON:
         "messages": [e for e in deal_log if e["type"] in ("signal", "announce", "tell", "say")],
         "deal_log": deal_log,
         "smazzata_log": log,
-        "last_deal": last_end(state._ev, _K_END),
+        "last_deal": state._last_end(_K_END),
         "hand_over": state.hand_over,
         "match_over": state.match_over,
         "winner": state.winner,
