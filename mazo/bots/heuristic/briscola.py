@@ -466,7 +466,7 @@ def _negamax(
         if n == 2:
             return _two(mover, other, wins)
         if n == 3:
-            return _three(mover, other, wins)
+            return _three(mover, other, wins, alpha, beta)
     key = mover | other << 40 | (lead + 1) << 80 | (s0 + 1) << 86 | (s1 + 1) << 92
     got = memo.get(key)
     if got is not None:
@@ -578,12 +578,16 @@ def _two(leader: int, follower: int, wins: tuple[tuple[bool, ...], ...]) -> int:
     return best
 
 
-def _three(leader: int, follower: int, wins: tuple[tuple[bool, ...], ...]) -> int:
-    """The leader's best in the last three tricks, three cards each, the stock empty."""
+def _three(
+    leader: int, follower: int, wins: tuple[tuple[bool, ...], ...], alpha: int, beta: int
+) -> int:
+    """The leader's best in the last three tricks, three cards each, the stock empty,
+    with :func:`_negamax`'s window (exact strictly inside it, else a bound)."""
     best = -_INF
     for c in _CARDS.get(leader) or _cards(leader):
         row = wins[c]
         mine = leader & ~(1 << c)
+        floor = best if best > alpha else alpha
         worst = _INF
         for d in _CARDS.get(follower) or _cards(follower):
             pts = POINTS[c] + POINTS[d]
@@ -592,10 +596,12 @@ def _three(leader: int, follower: int, wins: tuple[tuple[bool, ...], ...]) -> in
             value = -pts - _two(theirs, mine, wins) if row[d] else pts + _two(mine, theirs, wins)
             if value < worst:
                 worst = value
-                if worst <= best:
-                    break  # this lead cannot beat one already found
+                if worst <= floor:
+                    break  # this lead cannot raise the best (nor rise above alpha)
         if worst > best:
             best = worst
+            if best >= beta:
+                break  # fails high: a lower bound is enough
     return best
 
 
