@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import importlib.util
 import json
 import platform
 import shlex
@@ -117,6 +118,7 @@ def run(args: argparse.Namespace) -> int:
                 code=1,
             ) from None
         show = not args.json and not args.no_progress and isatty(sys.stderr)
+        show = show and importlib.util.find_spec("rich") is not None  # the bar is rich's
         summary = train_game(
             game,
             deals=args.deals,
