@@ -1,10 +1,11 @@
 """Briscola scenarios for the oracle's rarest branches (``rules/briscola.md`` §3, §8.2).
 
-Random matches almost never reach them, so the conformance suite left them unexercised:
-the next dealer skipping a seat that dropped out, and a drawn play-off deal replayed by
-the same two players.  Here one exact match goes through both, with literal decks and
-literal plays (found with the reference model, :class:`models.briscola.RefDeal`, and
-checked against it), literal points, and at the end the Briscola oracle
+The next dealer skipping a seat that dropped out, and a drawn play-off deal replayed by
+the same two players: the conformance suite's random matches reach them by chance only
+(one run of it with the default 25 examples: the skip once, the drawn play-off never),
+so no test was sure to check them.  Here one exact match goes through both, with literal
+decks and literal plays (found with the reference model, :class:`models.briscola.RefDeal`,
+and checked against it), literal points, and at the end the Briscola oracle
 (:data:`models.briscola.MODEL`) reads the whole event log.
 """
 

@@ -2,9 +2,10 @@
 
 With ``partner_sharing = opt_in`` a seat's ``show`` can reveal two things at once: the
 card it kept from the deal just ended 2-0 (shown before the next deal's first card) and,
-while it answers a vega, its new hand.  The engine logs them as two share events; random
-matches did not reach that, so the oracle's two-part show went unexercised.  Here one
-exact match does, with literal hands, actions and points, and the Trionfetti oracle
+while it answers a vega, its new hand.  The engine logs them as two share events; the
+conformance suite's random matches reach that by chance only (twice in one run of it with
+the default 25 examples), so no test was sure to check the oracle's two-part show.  Here
+one exact match does, with literal hands, actions and points, and the Trionfetti oracle
 (:data:`models.trionfetti.MODEL`) then reads the whole log.
 """
 
