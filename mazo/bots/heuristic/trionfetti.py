@@ -103,6 +103,7 @@ from mazo.bots.base import Observation
 from mazo.bots.heuristic._base import PartnershipHeuristic, TrickView, near_best
 from mazo.bots.odds import (
     card_codes,
+    card_ids,
     card_mask,
     deal_odds,
     game_equity,
@@ -309,15 +310,6 @@ def _prepare(
     return out
 
 
-def _ids(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def _mask(codes: Iterable[str]) -> int:
     out = 0
     for code in codes:
@@ -468,13 +460,13 @@ class _View(TrickView):
         for _, card in self.trick:
             seen |= 1 << card
         key = rk.key.__getitem__
-        self.hand = hand = _ids(mine)
+        self.hand = hand = card_ids(mine)
         hand.sort(key=key)
         known = shown & ~seen & ~mine
         sizes = self.hand_sizes
         if known.bit_count() > sizes[partner]:
             known = 0  # an inconsistent picture (shown cards mixed up): trust none
-        self.partner_known = _ids(known)
+        self.partner_known = card_ids(known)
         self.partner_known.sort(key=key)
         unseen = _FULL & ~(seen | mine | known)
         self.n_unseen = unseen.bit_count()
