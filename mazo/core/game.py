@@ -554,6 +554,10 @@ class DealFacts:
         d.packs = packs
         return d  # type: ignore[no-any-return]
 
+    def event(self, **more: Any) -> JSON:
+        """The ``deal`` event of this deal: its number and dealer, then the game's ``more``."""
+        return {"type": "deal", "deal": self.number, "dealer": self.dealer, **more}
+
     def started(self) -> DealStart:
         """Where a record meets this deal's pack (:meth:`MatchState._recorded`): the deal's
         number in the match and the pack it was dealt from (``deck``)."""
@@ -847,6 +851,36 @@ class MatchState(State):
         """True once a side has won the match (not at the end of a stopped line)."""
         return self._m & (PHASE_MASK | STOPPED) == OVER
 
+    def apply(self, action: int | str, seat: int | None = None) -> Self:
+        """A new state after ``action`` by ``seat`` (default ``to_act``); this one is never
+        changed.  In plain card play (mode 0) an int by the seat to act goes to the game's
+        :meth:`_play_card`, the hot path of every search; the rest to the game's
+        :meth:`_apply_other`, which checks it and says why it is refused."""
+        if type(action) is not int:
+            return self._apply_text(action, seat)
+        to_act = self.to_act
+        if self._m == 0 and (seat is None or (seat == to_act and type(seat) is int)):
+            return self._play_card(to_act, action)  # type: ignore[arg-type]
+        return self._apply_other(action, seat)
+
+    # Search's fast path is ``apply`` itself (legal input costs it nothing extra); the
+    # alias saves the base class's extra call per move.
+    apply_unchecked = apply
+
+    def _apply_text(self, action: object, seat: int | None) -> Self:
+        """``apply`` of an action that is not an int id: a string, a numpy int."""
+        return self.apply(self._g.action_id(action), seat)
+
+    def _play_card(self, seat: int, action: int) -> Self:
+        """``action`` (any int) by ``seat``, the seat to act, in plain card play: the game
+        plays a legal card from its hand here, and hands anything else to
+        :meth:`_apply_other` (with ``seat``)."""
+        return self._apply_other(action, seat)
+
+    def _apply_other(self, action: int, seat: int | None) -> Self:
+        """Any action :meth:`_play_card` does not take: checked, then made or refused."""
+        raise NotImplementedError
+
     def stop_at_deal_end(self) -> Self:
         """An equal position whose line stops at the deal's end (see
         :meth:`State.stop_at_deal_end`): a copy playing under the game's
@@ -872,14 +906,17 @@ class MatchState(State):
         state._ev = ev
         return state  # type: ignore[no-any-return]
 
-    def _deal_ended(self, d: Any, ev: Any, end: tuple[Any, ...] | None) -> Self | None:
-        """At a deal's end, in this fresh state (``d``: the deal's facts with the scores,
-        and games, after it; ``ev``: the log's newest node): when the deal ended the match
-        (``end``: its log node's kind and payload) or ends a stopped line
-        (:meth:`State.stop_at_deal_end`), make this the line's last state, no seat to act,
-        and return it; else None (the game deals on)."""
+    def _deal_ended(self, ev: Any, end: tuple[Any, ...] | None, **after: Any) -> Self | None:
+        """At a deal's end, in this fresh state (``ev``: the log's newest node): when the
+        deal ended the match (``end``: its log node's kind and payload) or ends a stopped
+        line (:meth:`State.stop_at_deal_end`), make this the line's last state, no seat to
+        act, its deal's facts a copy with the fields ``after`` gives (the scores, games
+        after the deal), and return it; else None, at no cost (the game deals on)."""
         if end is None and not self._g.stops_at_deal_end:
             return None
+        d = self._d.copy()
+        for name, value in after.items():
+            setattr(d, name, value)
         state: Any = self  # the slots are the game's state class's
         state._d = d
         state.to_act = None
@@ -890,6 +927,10 @@ class MatchState(State):
             state._m = OVER | HAND_OVER
             state._ev = (ev, *end)
         return self
+
+    def _not_turn(self, text: str, seat: object, turn: str = "turn") -> str:
+        """Why ``text`` (an action) by ``seat`` is refused: another seat is to act."""
+        return f"{text}: it is seat {self.to_act}'s {turn}, not seat {seat}'s"
 
     def _no_action(self, text: str) -> InvalidActionError | IllegalActionError:
         """The error for ``text`` (an action) on a state where no one acts: the end of a
@@ -964,16 +1005,21 @@ class MatchState(State):
         return " ".join(fmt(c) for c in cards)
 
     def __repr__(self) -> str:
-        head, table, tail = self._repr_parts()
+        head, tail = self._repr_parts()
         return (
-            f"<{type(self).__name__} {head} to_act {self.to_act} {table} "
+            f"<{type(self).__name__} {head} to_act {self.to_act} {self._table_text()} "
             f"hands [{self._hands_text()}] {tail}>"
         )
 
-    def _repr_parts(self) -> tuple[str, str, str]:
-        """What ``repr`` shows before the seat to act (the deal), between it and the
-        hands (the cards on the table) and after them (the scores)."""
+    def _repr_parts(self) -> tuple[str, str]:
+        """What ``repr`` shows before the seat to act (the deal) and after the hands (the
+        scores)."""
         raise NotImplementedError
+
+    def _table_text(self) -> str:
+        """The cards on the table for ``repr``: the trick in progress (``_trick``)."""
+        state: Any = self
+        return f"trick [{self._cards_text(state._trick)}]"
 
     def hand(self, seat: int) -> list[str]:
         """The codes of the cards ``seat`` holds (a game's own order)."""
@@ -1021,6 +1067,8 @@ class MatchState(State):
                 actions.append({"seat": item[0], "action": item[1]})
         record: JSON = self._g.make_record(self, first.scores if first else None, deals, actions)
         self._record_extra(record, first)
+        if self._g.info.games_unit:
+            record["games"] = self.games
         return record
 
     def _recorded(self) -> Iterator[DealStart | tuple[int, str]]:

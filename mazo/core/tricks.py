@@ -11,19 +11,20 @@ the winner on games (``winner``), the events of card plays and tricks (``_event`
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from operator import attrgetter
 from typing import Any, Final, Self
 
 from mazo.core.cards import DeckSpec
 from mazo.core.errors import RulesError
-from mazo.core.game import HAND_OVER, JSON, EventLogState, deal_nodes, last_end
+from mazo.core.game import HAND_OVER, JSON, DealStart, EventLogState, deal_nodes, last_end
 
 __all__ = [
     "K_PLAY",
     "K_TRICK",
     "PARTNERSHIP_KEY",
     "PartnershipState",
+    "addressed",
     "check_team_setup",
     "deal_nodes",
     "last_end",
@@ -79,6 +80,17 @@ def _trick_event(node: tuple[Any, ...], deck: DeckSpec) -> JSON:
         "leader": lead,
         "cards": [deck.format(c) for c in trick],
     }
+
+
+def addressed(event: JSON, audience: Sequence[int] | None) -> JSON:
+    """``event`` with its ``audience`` (the seats it is for), unless everyone hears it.
+
+    >>> addressed({"type": "signal"}, (0, 2))
+    {'type': 'signal', 'audience': [0, 2]}
+    """
+    if audience is not None:
+        event["audience"] = list(audience)
+    return event
 
 
 def unsaid(msgs: Sequence[int], said: int, base: int) -> Sequence[int]:
@@ -204,6 +216,27 @@ class PartnershipState(EventLogState):
         shared ones (:data:`PARTNERSHIP_KEY`)."""
         return attrgetter(*own, *PARTNERSHIP_KEY)
 
+    @classmethod
+    def _dealt(
+        cls, game: Any, d: Any, hands: int, lead: int, mode: int, to_act: int, ev: Any
+    ) -> Self:
+        """A state at the start of a deal (:meth:`MatchState._made` and
+        :meth:`_new_deal` in one call: a deal's start is frequent in the short deals of
+        Envite); the caller sets the game's own slots."""
+        state = object.__new__(cls)
+        state._g = game
+        state._d = d
+        state._h = hands
+        state._m = mode
+        state.to_act = to_act
+        state._ev = ev
+        state._trick = ()
+        state._lead = lead
+        state._tw = 0
+        state._said = 0
+        state._legal = None
+        return state
+
     def _new_deal(self, hands: int, lead: int) -> None:
         """Start a deal in this fresh state: ``hands`` dealt, ``lead`` to lead the first
         trick, no trick won, nothing said, the legal cache empty."""
@@ -228,6 +261,23 @@ class PartnershipState(EventLogState):
         if kind == K_TRICK:
             return _trick_event(node, self._g.info.deck)
         return self._game_event(node)
+
+    def _recorded(self) -> Iterator[DealStart | tuple[int, str]]:
+        """The log as a record lists it (:meth:`MatchState._recorded`): card plays here,
+        the game's other nodes through :meth:`_record_item`."""
+        fmt = self._g.info.deck.format
+        for node in self._nodes():
+            if node[1] == K_PLAY:
+                yield node[2], fmt(node[3])
+            else:
+                item = self._record_item(node)
+                if item is not None:
+                    yield item
+
+    def _record_item(self, node: tuple[Any, ...]) -> DealStart | tuple[int, str] | None:
+        """What a record lists for a log node other than a card play: a new pack
+        (:meth:`DealFacts.started`), a move ``(seat, action string)``, or None."""
+        raise NotImplementedError
 
     def _game_event(self, node: tuple[Any, ...]) -> JSON:
         """The event of a log node of the game's own kinds (see :meth:`_event`)."""

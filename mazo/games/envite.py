@@ -29,8 +29,8 @@ Action layout (``num_actions = 64``)
 ====== ==========================================================================
 id     action
 ====== ==========================================================================
-0-39   play that card (card id in the Latin 40-card pack: suit-major O C E B,
-       ranks 1..7 J Q K; ``7O`` is 6)
+0-39   play that card (its id in the Latin 40-card pack, ``mazo.core.cards.LATIN_40``:
+       ``7O`` is 6)
 40     ``envio``: propose the next level of the ladder (any eligible seat, any time)
 41     ``accept``  42 ``fold``  43 ``raise``: answers of the team a proposal is made to
 44     ``tumbo_play``  45 ``tumbo_decline``: the decision of the team at tumbo
@@ -68,7 +68,7 @@ Decisions where the rules file leaves room (see also docs/envite.md)
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from functools import cache
 from operator import attrgetter
 from typing import Any
@@ -78,7 +78,7 @@ from mazo.core.cards import LATIN_40, Card, iter_bits
 from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
 from mazo.core.game import DealFacts, DealStart, Game, MatchStart, fresh
 from mazo.core.rng import Rng, derive_seed
-from mazo.core.tricks import K_PLAY, K_TRICK, PartnershipState, check_team_setup, unsaid
+from mazo.core.tricks import K_PLAY, K_TRICK, PartnershipState, addressed, check_team_setup, unsaid
 
 __all__ = [
     "ACCEPT",
@@ -583,7 +583,9 @@ class EnviteGame(Game):
         games = tuple(start.setup.get("games", (0, 0)))
         dealer = self.first_dealer(start.seed, start.dealer)
         seed = derive_seed(start.seed, "deals")
-        return _start_deal(self, 1, dealer, start.scores, games, seed, start.packs, None)
+        d = _Deal.begin(1, dealer, start.scores, seed, start.packs)
+        d.games = games
+        return _start_deal(self, d, None)
 
     def determinize(self, observation: Mapping[str, Any], rng: Rng) -> EnviteState:
         """A full state consistent with ``observation``; unseen cards dealt at random."""
@@ -607,29 +609,20 @@ class EnviteGame(Game):
 _new_state = object.__new__
 
 
-def _start_deal(
-    game: EnviteGame,
-    number: int,
-    dealer: int,
-    scores: tuple[int, ...],
-    games: tuple[int, ...],
-    seed: int,
-    packs: tuple[tuple[int, ...], ...],
-    prev: Any,
-) -> EnviteState:
-    """§5: deal three cards each from the seat after the dealer, turn the vira."""
+def _start_deal(game: EnviteGame, d: _Deal, prev: Any) -> EnviteState:
+    """§5: deal three cards each from the seat after the dealer, turn the vira (``d``: a
+    new deal's facts with its number, dealer, stones, chicos, seed and given packs)."""
     n = game.players
-    pack, packs = game._next_pack(packs, seed, number)
+    dealer = d.dealer
+    pack, d.packs = game._next_pack(d.packs, d.seed, d.number)
     hands = 0
     for k in range(n):
         off = (dealer + 1 + k) % n * 40
         for c in pack[3 * k : 3 * k + 3]:
             hands |= 1 << (off + c)
-    d = _Deal.begin(number, dealer, scores, seed, packs)
     d.deck = pack
     d.vira = pack[3 * n]
-    d.games = tuple(games)
-    d.tumbo = (scores[0] == 11, scores[1] == 11)
+    d.tumbo = (d.scores[0] == 11, d.scores[1] == 11)
     d.start = hands
     t = d.table = _table(n, d.vira // 10)
     d.eff, d.keys, d.trumps, d.top = t.eff, t.keys, t.trumps, t.top
@@ -639,8 +632,7 @@ def _start_deal(
     mode, to_act = PLAY | flag, eldest
     if d.tumbo[0] != d.tumbo[1]:
         mode, to_act = TUMBO | flag, game.decider(0 if d.tumbo[0] else 1, eldest)
-    state = EnviteState._made(game, d, hands, mode, to_act, (prev, _K_DEAL, d))
-    state._new_deal(hands, eldest)
+    state = EnviteState._dealt(game, d, hands, eldest, mode, to_act, (prev, _K_DEAL, d))
     state._bet = _NO_BET
     return state
 
@@ -766,78 +758,65 @@ class EnviteState(PartnershipState):
             return seat == self._g.captains[team]
         return True
 
-    def apply(self, action: int | str, seat: int | None = None) -> EnviteState:
-        """A new state after ``action`` by ``seat`` (default ``to_act``); old one untouched."""
-        if type(action) is not int:
-            action = self._g.action_id(action)
-        to_act = self.to_act
-        if (
-            self._m == 0
-            and (seat is None or (seat == to_act and type(seat) is int))
-            and 0 <= action < 40
-        ):
-            off = to_act * 40  # type: ignore[operator]
-            h = self._h
-            if h >> (off + action) & 1:
-                # Fast path: a card from the hand of the seat to play; check §7 inline.
-                trick = self._trick
-                if trick:
-                    d = self._d
-                    hand = h >> off & _FULL
-                    led = d.eff[trick[0]]
-                    if led == 4:
-                        must = hand & d.trumps
-                        if must == d.top:
-                            must = 0
-                    else:
-                        must = hand & d.plain[led]
-                    if must and not must >> action & 1:
-                        return self._apply_other(action, seat)
-                return self._play(to_act, action, h ^ 1 << (off + action))  # type: ignore[arg-type]
+    def _play_card(self, seat: int, action: int) -> EnviteState:
+        """The hot path (:meth:`MatchState.apply`): a card from the hand of the seat to play
+        that follows as §7 says (checked inline); anything else goes to
+        :meth:`_apply_other`."""
+        off = seat * 40
+        h = self._h
+        if 0 <= action < 40 and h >> (off + action) & 1:
+            trick = self._trick
+            if trick:
+                d = self._d
+                hand = h >> off & _FULL
+                led = d.eff[trick[0]]
+                if led == 4:
+                    must = hand & d.trumps
+                    if must == d.top:
+                        must = 0
+                else:
+                    must = hand & d.plain[led]
+                if must and not must >> action & 1:
+                    return self._apply_other(action, seat)
+            card, hands = action, h ^ 1 << (off + action)
+            n = self._g.players
+            trick = self._trick + (card,)  # noqa: RUF005 (cheaper than unpacking)
+            new = _new_state(EnviteState)
+            new._g = self._g
+            d = new._d = self._d
+            new._h = hands
+            new._bet = self._bet
+            new._said = 0
+            new._legal = None
+            new._m = PLAY
+            ev = (self._ev, _K_PLAY, seat, card)
+            if len(trick) < n:
+                new._trick = trick
+                new._lead = self._lead
+                new._tw = self._tw
+                new.to_act = seat + 1 if seat + 1 < n else 0
+                new._ev = ev
+                return new
+            # §8: the best trump, else the best card of the suit led.
+            keys = d.keys[d.eff[trick[0]]]
+            best, top = 0, keys[trick[0]]
+            for i in range(1, n):
+                k = keys[trick[i]]
+                if k > top:
+                    best, top = i, k
+            team = self._close_trick(new, ev, trick, best, self._tw)
+            if team >= 0:
+                level = self._bet[0]
+                if d.tumbo[0] or d.tumbo[1]:
+                    return _end_deal(new, "tricks", team, TUMBO_VALUE)
+                return _end_deal(new, "tricks", team, _CHICO if level == 4 else BET_VALUES[level])
+            return new
         return self._apply_other(action, seat)
-
-    # Search's fast path is ``apply`` itself (legal input costs it nothing extra); the
-    # alias saves the base class's extra call per move.
-    apply_unchecked = apply
 
     # -- transitions -----------------------------------------------------------------
 
     def _carry(self, new: EnviteState) -> None:
         new._bet = self._bet
-
-    def _play(self, seat: int, card: int, hands: int) -> EnviteState:
-        n = self._g.players
-        trick = self._trick + (card,)  # noqa: RUF005 (cheaper than unpacking)
-        new = _new_state(EnviteState)
-        new._g = self._g
-        d = new._d = self._d
-        new._h = hands
-        new._bet = self._bet
-        new._said = 0
-        new._legal = None
-        new._m = PLAY
-        ev = (self._ev, _K_PLAY, seat, card)
-        if len(trick) < n:
-            new._trick = trick
-            new._lead = self._lead
-            new._tw = self._tw
-            new.to_act = seat + 1 if seat + 1 < n else 0
-            new._ev = ev
-            return new
-        # §8: the best trump, else the best card of the suit led.
-        keys = d.keys[d.eff[trick[0]]]
-        best, top = 0, keys[trick[0]]
-        for i in range(1, n):
-            k = keys[trick[i]]
-            if k > top:
-                best, top = i, k
-        team = self._close_trick(new, ev, trick, best, self._tw)
-        if team >= 0:
-            level = self._bet[0]
-            if d.tumbo[0] or d.tumbo[1]:
-                return _end_deal(new, "tricks", team, TUMBO_VALUE)
-            return _end_deal(new, "tricks", team, _CHICO if level == 4 else BET_VALUES[level])
-        return new
 
     def _apply_other(self, a: int, seat: int | None) -> EnviteState:
         game = self._g
@@ -855,7 +834,7 @@ class EnviteState(PartnershipState):
             hand = self._h >> actor * 40 & _FULL
             if not self._follow(hand) >> a & 1:  # penalize mode: a renuncio
                 return self._renuncio(actor, a)
-            return self._play(actor, a, self._h & ~(1 << (actor * 40 + a)))
+            return self._play_card(actor, a)
         if a >= SIGNAL_BASE:
             return self._message(actor, a)
         if a == ENVIO and self._may_envio(actor) == 2:
@@ -925,7 +904,7 @@ class EnviteState(PartnershipState):
             if phase == TUMBO:
                 return f"{text}: the team at tumbo must first choose tumbo_play or tumbo_decline"
             if seat != self.to_act:
-                return f"{text}: it is seat {self.to_act}'s turn to play, not seat {seat}'s"
+                return self._not_turn(text, seat, "turn to play")
             hand = self._h >> seat * 40 & _FULL
             if not hand >> a & 1:
                 return f"{text}: {text} is not in seat {seat}'s hand"
@@ -983,31 +962,24 @@ class EnviteState(PartnershipState):
         ``audience``."""
         return _event_json(self._g, node)
 
-    def _recorded(self) -> Iterator[DealStart | tuple[int, str]]:
-        """The deals and moves of the log, for :meth:`record`."""
-        name = self._g.action_to_string
-        for node in self._nodes():
-            kind = node[1]
-            if kind == _K_DEAL:
-                yield node[2].started()
-            elif kind == _K_PLAY:
-                yield node[2], _CODES[node[3]]
-            elif kind in (_K_BET, _K_MSG, _K_RENUNCIO):
-                yield node[2], name(node[3])
-            elif kind == _K_TUMBO:
-                yield node[2], _CALLS[4 if node[3] else 5]
+    def _record_item(self, node: tuple[Any, ...]) -> DealStart | tuple[int, str] | None:
+        kind = node[1]
+        if kind in (_K_BET, _K_MSG, _K_RENUNCIO):  # the calls the log names by their id
+            return node[2], self._g.action_to_string(node[3])
+        if kind == _K_TUMBO:
+            return node[2], _CALLS[4 if node[3] else 5]
+        return node[2].started() if kind == _K_DEAL else None
 
     def _record_extra(self, record: JSON, first: _Deal | None) -> None:
         """Chicos: the match's and, where the record starts with some, the setup's."""
         if first is not None and (any(first.scores) or any(first.games)):
             record["setup"] = {"scores": list(first.scores), "games": list(first.games)}
-        record["games"] = self.games
 
-    def _repr_parts(self) -> tuple[str, str, str]:
+    def _repr_parts(self) -> tuple[str, str]:
         d = self._d
-        head = f"deal {d.number} vira {_CODES[d.vira]} {self.phase}"
-        tail = f"stones {list(d.scores)} chicos {list(d.games)}"
-        return head, f"trick [{self._cards_text(self._trick)}]", tail
+        return f"deal {d.number} vira {_CODES[d.vira]} {self.phase}", (
+            f"stones {list(d.scores)} chicos {list(d.games)}"
+        )
 
     # Everything that decides the match's future and what anyone may observe.
     _deal_key = attrgetter("number", "dealer", "deck", "scores", "games")
@@ -1058,17 +1030,14 @@ def _end_deal(
     ev: Any = (state._ev, _K_END, tuple(gained), detail)
     if after is None:
         ev = (ev, _K_CHICO, team, tuple(chicos))
-    done = d.copy()
-    done.scores = tuple(stones)
-    done.games = tuple(chicos)
-    end = (_K_MATCH, team, done.scores, done.games) if chicos[team] >= game.target else None
-    ended = state._deal_ended(done, ev, end)
-    if ended is not None:
-        return ended
-    n = game.players
-    return _start_deal(
-        game, d.number + 1, (d.dealer + 1) % n, tuple(stones), tuple(chicos), d.seed, d.packs, ev
-    )
+    scores, games = tuple(stones), tuple(chicos)
+    over = chicos[team] >= game.target
+    if over or game.stops_at_deal_end:  # checked here: Envite's deals are short
+        end = (_K_MATCH, team, scores, games) if over else None
+        return state._deal_ended(ev, end, scores=scores, games=games)  # type: ignore[return-value]
+    nd = _Deal.begin(d.number + 1, (d.dealer + 1) % game.players, scores, d.seed, d.packs)
+    nd.games = games
+    return _start_deal(game, nd, ev)
 
 
 # == the log, observations, determinization ==================================================
@@ -1093,22 +1062,17 @@ def _event_json(game: EnviteGame, node: tuple[Any, ...]) -> JSON:
         else:
             out = {"type": "consult", "seat": seat, "team": seat % 2}
             out["intent"] = CONSULT_INTENTS[a - CONSULT_BASE]
-        if audience is not None:
-            out["audience"] = list(audience)
-        return out
+        return addressed(out, audience)
     if kind == _K_DEAL:
         d: _Deal = node[2]
-        return {
-            "type": "deal",
-            "deal": d.number,
-            "dealer": d.dealer,
-            "eldest": (d.dealer + 1) % game.players,
-            "vira": _CODES[d.vira],
-            "trump_suit": "OCEB"[d.vira // 10],
-            "scores": list(d.scores),
-            "games": list(d.games),
-            "tumbo": list(d.tumbo),
-        }
+        return d.event(
+            eldest=(d.dealer + 1) % game.players,
+            vira=_CODES[d.vira],
+            trump_suit="OCEB"[d.vira // 10],
+            scores=list(d.scores),
+            games=list(d.games),
+            tumbo=list(d.tumbo),
+        )
     if kind == _K_TUMBO:
         _p, _k, seat, play = node
         word = "tumbo_play" if play else "tumbo_decline"
@@ -1330,16 +1294,9 @@ def _determinize(game: EnviteGame, obs: Mapping[str, Any], rng: Rng) -> EnviteSt
         last = obs["last_deal"]
         if last is not None:
             prev = (None, _K_END, tuple(last["points"]), fresh(last["detail"]))
-        state = _start_deal(
-            game,
-            deal["deal"],
-            dealer,
-            tuple(deal["scores"]),
-            tuple(deal["games"]),
-            rng.next64(),
-            (tuple(pack),),
-            prev,
-        )
+        d = _Deal.begin(deal["deal"], dealer, deal["scores"], rng.next64(), (tuple(pack),))
+        d.games = tuple(deal["games"])
+        state = _start_deal(game, d, prev)
         for e in log[1:]:
             kind = e["type"]
             if kind in ("play", "envio", "accept", "fold", "raise", "tumbo_play", "tumbo_decline"):

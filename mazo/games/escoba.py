@@ -488,9 +488,7 @@ class EscobaState(EventLogState):
         if seat is not None and (seat != to_act or type(seat) is not int):
             if type(seat) is not int or not 0 <= seat < game.players:
                 raise IllegalActionError(f"seat must be 0..{game.players - 1}, not {seat!r}")
-            raise IllegalActionError(
-                f"{self._name(a)}: it is seat {to_act}'s turn, not seat {seat}'s"
-            )
+            raise IllegalActionError(self._not_turn(self._name(a), seat))
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal(to_act)
@@ -586,9 +584,11 @@ class EscobaState(EventLogState):
                 _p, _k, seat, card, taken, _esc = node
                 yield seat, "+".join([_CODES[card], *(_CODES[c] for c in iter_bits(taken))])
 
-    def _repr_parts(self) -> tuple[str, str, str]:
-        table = f"table [{self._cards_text(self._table)}]"
-        return f"hand {self._d.number}", table, f"scores {self.scores}"
+    def _repr_parts(self) -> tuple[str, str]:
+        return f"hand {self._d.number}", f"scores {self.scores}"
+
+    def _table_text(self) -> str:
+        return f"table [{self._cards_text(self._table)}]"
 
     @property
     def _stock_key(self) -> tuple[int, ...]:
@@ -746,9 +746,9 @@ def _end_hand(state: EscobaState) -> EscobaState:
     state._piles = piles
     state._table = ()
     winner = game.match_winner(scores)
-    done = hd.copy()
-    done.scores = scores
-    ended = state._deal_ended(done, ev, None if winner is None else ("match_end", winner, scores))
+    ended = state._deal_ended(
+        ev, None if winner is None else ("match_end", winner, scores), scores=scores
+    )
     if ended is not None:
         return ended
     state._ev = ev

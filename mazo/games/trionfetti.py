@@ -65,17 +65,17 @@ Decisions where the rules file leaves room (see also docs/trionfetti.md)
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from functools import cache
 from operator import attrgetter
-from typing import Any, Final
+from typing import Any
 
 from mazo.core import HAND_OVER, OVER, PHASE_MASK, Option, int_at_least
 from mazo.core.cards import LATIN_52, iter_bits
 from mazo.core.errors import IllegalActionError, InvalidActionError, RulesError
 from mazo.core.game import DealFacts, DealStart, Game, MatchStart, fresh
 from mazo.core.rng import Rng, derive_seed
-from mazo.core.tricks import K_PLAY, K_TRICK, PartnershipState, check_team_setup, unsaid
+from mazo.core.tricks import K_PLAY, K_TRICK, PartnershipState, addressed, check_team_setup, unsaid
 
 __all__ = [
     "CLAIMS",
@@ -529,20 +529,13 @@ class TrionfettiGame(Game):
         prev: Any = None
         if draw is not None:
             prev = (None, _K_DRAW, draw)
-        return _start_smazzata(
-            self,
-            1,
-            0,
-            dealer,
-            start.scores,
-            games,
-            ranking,
-            derive_seed(seed, "packs"),
-            start.packs,
-            prev,
-            k,
-            draw,
-        )
+        d = _Deal.begin(0, dealer, start.scores, derive_seed(seed, "packs"), start.packs)
+        d.smazzata = 1
+        d.k = k
+        d.ranking = ranking
+        d.games = games
+        d.draw = draw
+        return _start_smazzata(self, d, prev)
 
     def determinize(self, observation: Mapping[str, Any], rng: Rng) -> TrionfettiState:
         """A full state consistent with ``observation``; unseen cards placed at random."""
@@ -618,37 +611,19 @@ def _check_draw(value: Any) -> tuple[tuple[tuple[int, int], ...], ...]:
 _new_state = object.__new__
 
 
-def _start_smazzata(
-    game: TrionfettiGame,
-    smazzata: int,
-    number: int,
-    dealer: int,
-    scores: tuple[int, ...],
-    games: tuple[int, ...],
-    ranking: Ranking,
-    seed: int,
-    packs: tuple[tuple[int, ...], ...],
-    prev: Any,
-    k: int = 1,
-    draw: Any = None,
-) -> TrionfettiState:
+def _start_smazzata(game: TrionfettiGame, d: _Deal, prev: Any) -> TrionfettiState:
     """§5.1-2: shuffle, cut, show the bottom card, then the cutter's ranking choice (or,
-    for a match placed at deal 2-4 by ``setup``, straight to that deal)."""
-    pack, packs = game._next_pack(packs, seed, smazzata)
-    d = _Deal.begin(number, dealer, scores, seed, packs)
-    d.smazzata = smazzata
-    d.k = k
+    for a match placed at deal 2-4 by ``setup``, straight to that deal ``d.k``).  ``d``:
+    the smazzata's facts with its number, dealer, ranking, scores, games, seed, packs."""
+    pack, d.packs = game._next_pack(d.packs, d.seed, d.smazzata)
+    dealer, k = d.dealer, d.k
     d.pack = pack
-    d.ranking = ranking
-    d.strength = _strength(ranking)
-    d.games = tuple(games)
-    d.draw = draw
+    d.strength = _strength(d.ranking)
     shown = game.options["bottom_card_shown"] == "always"
     ev = (prev, _K_SMAZ, d, d.ranking, d.scores, d.games, shown)
     flag = HAND_OVER if prev is not None and prev[1] != _K_DRAW else 0
     # the cutter (the dealer's left) chooses the ranking, unless the setup starts later
-    state = TrionfettiState._made(game, d, 0, RANK | flag, (dealer + 3) % 4, ev)
-    state._new_deal(0, (dealer + 1) % 4)
+    state = TrionfettiState._dealt(game, d, 0, (dealer + 1) % 4, RANK | flag, (dealer + 3) % 4, ev)
     state._vega = _NO_VEGA
     state._x = _NO_EXTRA
     if k == 1:
@@ -693,22 +668,13 @@ def _leftover(d: _Deal) -> int:
 # ``_vega``: whether the vega was called this deal, the calling team, its value, the
 # caller, the stake the deal is played for, and whether the talk window that follows an
 # acceptance is open.
-_V_USED: Final = 0
-_V_TEAM: Final = 1
-_V_VALUE: Final = 2
-_V_CALLER: Final = 3
-_V_STAKE: Final = 4
-_V_TALK: Final = 5
+_V_USED, _V_TEAM, _V_VALUE, _V_CALLER, _V_STAKE, _V_TALK = range(6)
 _NO_VEGA = (False, -1, 0, -1, 1, False)
 # ``_x``, what has been shown: per seat the cards left from the previous deal's end it may
 # still show its partner (opt-in sharing), per seat the cards it has shown its partner this
 # smazzata, whether the dealer peeked, whether the leftover is public, whether the bottom
 # card is public.
-_X_LATE: Final = 0
-_X_SHOWN: Final = 1
-_X_PEEKED: Final = 2
-_X_LEFTOVER: Final = 3
-_X_BOTTOM: Final = 4
+_X_LATE, _X_SHOWN, _X_PEEKED, _X_LEFTOVER, _X_BOTTOM = range(5)
 _NO_EXTRA: tuple[Any, ...] = ((0, 0, 0, 0), (0, 0, 0, 0), False, False, False)
 
 
@@ -837,39 +803,22 @@ class TrionfettiState(PartnershipState):
         shown: int = self._x[_X_SHOWN][seat]
         return allowed & ~shown
 
-    def apply(self, action: int | str, seat: int | None = None) -> TrionfettiState:
-        """A new state after ``action`` by ``seat`` (default ``to_act``); old one untouched.
+    def _apply_text(self, action: object, seat: int | None) -> TrionfettiState:
+        """Besides the ids' strings, ``rank <levels JSON>`` (the cutter's custom ranking),
+        ``tell <text>`` and ``say <text>`` (free talk) are accepted as strings."""
+        if isinstance(action, str):
+            special = self._special(action, seat)
+            if special is not None:
+                return special
+        return self.apply(self._g.action_id(action), seat)
 
-        Besides the ids, ``rank <levels JSON>`` (the cutter's custom ranking), ``tell
-        <text>`` and ``say <text>`` (free talk) are accepted as strings."""
-        if type(action) is not int:
-            if isinstance(action, str):
-                special = self._special(action, seat)
-                if special is not None:
-                    return special
-            action = self._g.action_id(action)
-        to_act = self.to_act
-        if (
-            self._m == 0
-            and (seat is None or (seat == to_act and type(seat) is int))
-            and 0 <= action < 52
-        ):
-            bit = 1 << (to_act * 52 + action)  # type: ignore[operator]
-            if self._h & bit:
-                return self._play(to_act, action, self._h ^ bit)  # type: ignore[arg-type]
-        return self._apply_other(action, seat)
-
-    # Search's fast path is ``apply`` itself (legal input costs it nothing extra); the
-    # alias saves the base class's extra call per move.
-    apply_unchecked = apply
-
-    # -- transitions --------------------------------------------------------------------
-
-    def _carry(self, new: TrionfettiState) -> None:
-        new._vega = self._vega
-        new._x = self._x
-
-    def _play(self, seat: int, card: int, hands: int) -> TrionfettiState:
+    def _play_card(self, seat: int, action: int) -> TrionfettiState:
+        """The hot path (:meth:`MatchState.apply`): a card from the hand of the seat to
+        act; anything else goes to :meth:`_apply_other`."""
+        if not (0 <= action < 52 and self._h >> (seat * 52 + action) & 1):
+            return self._apply_other(action, seat)
+        card = action
+        hands = self._h ^ 1 << (seat * 52 + action)
         trick = self._trick + (card,)  # noqa: RUF005 (cheaper than unpacking)
         new = _new_state(TrionfettiState)
         new._g = self._g
@@ -908,6 +857,12 @@ class TrionfettiState(PartnershipState):
         if team >= 0:
             return _end_deal(new, "tricks", team, vega[_V_STAKE])
         return new
+
+    # -- transitions --------------------------------------------------------------------
+
+    def _carry(self, new: TrionfettiState) -> None:
+        new._vega = self._vega
+        new._x = self._x
 
     def _special(self, text: str, seat: int | None) -> TrionfettiState | None:
         """A custom ranking or free talk (string-only actions); None for anything else."""
@@ -970,7 +925,7 @@ class TrionfettiState(PartnershipState):
         if a not in self.legal_actions(actor):
             raise IllegalActionError(self._why_illegal(a, actor))
         if a < NUM_CARDS:
-            return self._play(actor, a, self._h & ~(1 << (actor * 52 + a)))
+            return self._play_card(actor, a)
         if a >= SIGNAL_BASE:
             new = self._derive()
             new._said = self._said | 1 << (actor * _NMSG + a - SIGNAL_BASE)
@@ -1068,7 +1023,7 @@ class TrionfettiState(PartnershipState):
             if phase == VEGA_PENDING:
                 return f"{text}: a vega waits for an answer"
             if seat != self.to_act:
-                return f"{text}: it is seat {self.to_act}'s turn, not seat {seat}'s"
+                return self._not_turn(text, seat)
             if a == VEGA:
                 return "vega: only one vega per deal, and it has been called"
             return f"{text}: {text} is not in seat {seat}'s hand"
@@ -1096,41 +1051,134 @@ class TrionfettiState(PartnershipState):
         return _observe(self, seat)
 
     def _game_event(self, node: tuple[Any, ...]) -> JSON:
-        """The event of a log node other than a card or a trick.  Private events carry an
-        ``audience``."""
-        return _event_json(node)
+        # the events of the log's other nodes than cards and tricks; private ones (partner
+        # talk, hands shown) name their ``audience``
+        kind = node[1]
+        if kind == _K_MSG:
+            _p, _k, seat, a, audience = node
+            out: JSON = {
+                "type": "signal" if a < ANNOUNCE_BASE else "announce",
+                "seat": seat,
+                "team": seat % 2,
+                "claim": CLAIMS[(a - SIGNAL_BASE) % len(CLAIMS)],
+            }
+            return addressed(out, audience)
+        if kind == _K_TEXT:
+            _p, _k, seat, word, text, audience = node
+            out = {"type": word, "seat": seat, "team": seat % 2, "text": text}
+            return addressed(out, audience)
+        if kind == _K_DEAL:
+            d: _Deal = node[2]
+            return {
+                "type": "deal",
+                "deal": d.k,
+                "number": d.number,
+                "smazzata": d.smazzata,
+                "dealer": d.dealer,
+                "eldest": (d.dealer + 1) % 4,
+                "scores": list(d.scores),
+                "games": list(d.games),
+            }
+        if kind == _K_SMAZ:
+            d = node[2]
+            ranking: Ranking = node[3]
+            out = {
+                "type": "smazzata",
+                "smazzata": d.smazzata,
+                "dealer": d.dealer,
+                "cutter": (d.dealer + 3) % 4,
+                "eldest": (d.dealer + 1) % 4,
+                "scores": list(node[4]),
+                "games": list(node[5]),
+                "ranking": ranking_levels(ranking),
+                "ranking_name": _PRESET_OF.get(ranking, "custom"),
+                "bottom_card": _CODES[d.pack[-1]] if node[6] else None,
+            }
+            if d.k != 1:
+                out["deal"] = d.k
+            return out
+        if kind == _K_RANK:
+            _p, _k, seat, ranking = node
+            return {
+                "type": "ranking",
+                "seat": seat,
+                "kept": ranking is None,
+                "ranking": None if ranking is None else ranking_levels(ranking),
+                "ranking_name": None if ranking is None else _PRESET_OF.get(ranking, "custom"),
+            }
+        if kind == _K_VEGA:
+            return {"type": "vega", "seat": node[2], "team": node[2] % 2, "value": node[3]}
+        if kind == _K_ANSWER:
+            word = "accept" if node[3] else "refuse"
+            return {"type": word, "seat": node[2], "team": node[2] % 2}
+        if kind == _K_SHARE:
+            _p, _k, seat, cards, reason = node
+            return {
+                "type": "share",
+                "seat": seat,
+                "cards": DECK.codes(cards),
+                "reason": reason,
+                "audience": _team_audience(seat),
+            }
+        if kind == _K_PEEK:
+            return {
+                "type": "peek",
+                "seat": node[2],
+                "cards": DECK.codes(node[3]),
+                "audience": [node[2]],
+            }
+        if kind == _K_LEFT:
+            return {"type": "leftover", "cards": DECK.codes(node[2])}
+        if kind == _K_BOTTOM:
+            return {"type": "bottom_card", "seat": node[2], "card": _CODES[node[3]]}
+        if kind == _K_END:
+            return {"type": "hand_end", "points": list(node[2]), "detail": fresh(node[3])}
+        if kind == _K_GAME:
+            return {"type": "game_end", "team": node[2], "games": list(node[3])}
+        if kind == _K_DRAW:
+            rounds = node[2]
+            return {
+                "type": "dealer_draw",
+                "rounds": [[{"seat": s, "card": _CODES[c]} for s, c in rnd] for rnd in rounds],
+                "dealer": _draw_winner(rounds),
+            }
+        return {
+            "type": "match_end",
+            "winner": node[2],
+            "scores": list(node[3]),
+            "games": list(node[4]),
+        }
 
-    def _recorded(self) -> Iterator[DealStart | tuple[int, str]]:
-        """The smazzate (one pack each) and moves of the log, for :meth:`record`."""
+    def _record_item(self, node: tuple[Any, ...]) -> DealStart | tuple[int, str] | None:
+        """The smazzate (one pack each) and the moves of the log other than card plays."""
         game = self._g
-        for node in self._nodes():
-            kind = node[1]
-            if kind == _K_SMAZ:
-                yield node[2].started()
-            elif kind == _K_PLAY:
-                yield node[2], _CODES[node[3]]
-            elif kind == _K_RANK:
-                yield node[2], "keep" if node[3] is None else _ranking_text(node[3])
-            elif kind == _K_VEGA:
-                yield node[2], "vega"
-            elif kind == _K_ANSWER:
-                yield node[2], "accept" if node[3] else "refuse"
-            elif kind == _K_MSG:
-                yield node[2], game.action_to_string(node[3])
-            elif kind == _K_TEXT:
-                yield node[2], f"{node[3]} {node[4]}"
-            elif kind == _K_BOTTOM:
-                yield node[2], "show_bottom"
-            elif kind == _K_PEEK and game.options["dealer_peek_deal4"] == "opt_in":
-                yield node[2], "peek"
-            elif kind == _K_SHARE and node[4] == "shown_previous":
-                yield node[2], "show"
-            elif kind == _K_SHARE and node[4] == "shown":
-                before = node[0]
-                if not (
-                    before[1] == _K_SHARE and before[2] == node[2] and before[4] == "shown_previous"
-                ):
-                    yield node[2], "show"
+        kind = node[1]
+        if kind == _K_SMAZ:
+            return node[2].started()  # type: ignore[no-any-return]
+        word: str | None = None
+        if kind == _K_RANK:
+            word = "keep" if node[3] is None else _ranking_text(node[3])
+        elif kind == _K_VEGA:
+            word = "vega"
+        elif kind == _K_ANSWER:
+            word = "accept" if node[3] else "refuse"
+        elif kind == _K_MSG:
+            word = game.action_to_string(node[3])
+        elif kind == _K_TEXT:
+            word = f"{node[3]} {node[4]}"
+        elif kind == _K_BOTTOM:
+            word = "show_bottom"
+        elif kind == _K_PEEK and game.options["dealer_peek_deal4"] == "opt_in":
+            word = "peek"
+        elif kind == _K_SHARE and node[4] == "shown_previous":
+            word = "show"
+        elif kind == _K_SHARE and node[4] == "shown":
+            before = node[0]
+            if not (
+                before[1] == _K_SHARE and before[2] == node[2] and before[4] == "shown_previous"
+            ):
+                word = "show"
+        return None if word is None else (node[2], word)
 
     def _record_extra(self, record: JSON, first: _Deal | None) -> None:
         """Games, and the setup of a record that starts part-way: scores and games, the
@@ -1147,13 +1195,11 @@ class TrionfettiState(PartnershipState):
             if first.draw is not None:
                 setup["dealer_draw"] = [[[s, _CODES[c]] for s, c in rnd] for rnd in first.draw]
             record["setup"] = setup
-        record["games"] = self.games
 
-    def _repr_parts(self) -> tuple[str, str, str]:
+    def _repr_parts(self) -> tuple[str, str]:
         d = self._d
         head = f"smazzata {d.smazzata} deal {d.k} {self.phase}"
-        tail = f"scores {list(d.scores)} games {list(d.games)}"
-        return head, f"trick [{self._cards_text(self._trick)}]", tail
+        return head, f"scores {list(d.scores)} games {list(d.games)}"
 
     # Everything that decides the match's future and what anyone may observe.
     _deal_key = attrgetter(
@@ -1211,28 +1257,20 @@ def _end_deal(state: TrionfettiState, reason: str, team: int, points: int) -> Tr
     ev = (ev, _K_END, tuple(gained), detail)
     if won:
         ev = (ev, _K_GAME, team, tuple(games))
-    nd = d.copy()
-    nd.scores = tuple(scores)
-    nd.games = tuple(games)
     state._x = x
+    facts = {"scores": tuple(scores), "games": tuple(games)}
     over = won and games[team] >= game.match_target
-    end = (_K_MATCH, team, nd.scores, nd.games) if over else None
-    ended = state._deal_ended(nd, ev, end)
+    ended = state._deal_ended(ev, (_K_MATCH, team, *facts.values()) if over else None, **facts)
     if ended is not None:
         return ended
+    nd = d.copy()
+    nd.scores, nd.games = facts["scores"], facts["games"]
     if won or d.k == 4:
-        return _start_smazzata(
-            game,
-            d.smazzata + 1,
-            d.number,
-            (d.dealer + 1) % 4,
-            tuple(scores),
-            tuple(games),
-            d.ranking,
-            d.seed,
-            d.packs,
-            ev,
-        )
+        nd.smazzata = d.smazzata + 1
+        nd.dealer = (d.dealer + 1) % 4
+        nd.k = 1
+        nd.draw = None
+        return _start_smazzata(game, nd, ev)
     state._ev = ev
     state._m = HAND_OVER
     return _deal(state, nd, d.k + 1)
@@ -1243,108 +1281,6 @@ def _end_deal(state: TrionfettiState, reason: str, team: int, points: int) -> Tr
 
 def _team_audience(seat: int) -> list[int]:
     return sorted((seat, (seat + 2) % 4))
-
-
-def _event_json(node: tuple[Any, ...]) -> JSON:
-    kind = node[1]
-    if kind == _K_MSG:
-        _p, _k, seat, a, audience = node
-        out: JSON = {
-            "type": "signal" if a < ANNOUNCE_BASE else "announce",
-            "seat": seat,
-            "team": seat % 2,
-            "claim": CLAIMS[(a - SIGNAL_BASE) % len(CLAIMS)],
-        }
-        if audience is not None:
-            out["audience"] = list(audience)
-        return out
-    if kind == _K_TEXT:
-        _p, _k, seat, word, text, audience = node
-        out = {"type": word, "seat": seat, "team": seat % 2, "text": text}
-        if audience is not None:
-            out["audience"] = list(audience)
-        return out
-    if kind == _K_DEAL:
-        d: _Deal = node[2]
-        return {
-            "type": "deal",
-            "deal": d.k,
-            "number": d.number,
-            "smazzata": d.smazzata,
-            "dealer": d.dealer,
-            "eldest": (d.dealer + 1) % 4,
-            "scores": list(d.scores),
-            "games": list(d.games),
-        }
-    if kind == _K_SMAZ:
-        d = node[2]
-        ranking: Ranking = node[3]
-        out = {
-            "type": "smazzata",
-            "smazzata": d.smazzata,
-            "dealer": d.dealer,
-            "cutter": (d.dealer + 3) % 4,
-            "eldest": (d.dealer + 1) % 4,
-            "scores": list(node[4]),
-            "games": list(node[5]),
-            "ranking": ranking_levels(ranking),
-            "ranking_name": _PRESET_OF.get(ranking, "custom"),
-            "bottom_card": _CODES[d.pack[-1]] if node[6] else None,
-        }
-        if d.k != 1:
-            out["deal"] = d.k
-        return out
-    if kind == _K_RANK:
-        _p, _k, seat, ranking = node
-        return {
-            "type": "ranking",
-            "seat": seat,
-            "kept": ranking is None,
-            "ranking": None if ranking is None else ranking_levels(ranking),
-            "ranking_name": None if ranking is None else _PRESET_OF.get(ranking, "custom"),
-        }
-    if kind == _K_VEGA:
-        return {"type": "vega", "seat": node[2], "team": node[2] % 2, "value": node[3]}
-    if kind == _K_ANSWER:
-        word = "accept" if node[3] else "refuse"
-        return {"type": word, "seat": node[2], "team": node[2] % 2}
-    if kind == _K_SHARE:
-        _p, _k, seat, cards, reason = node
-        return {
-            "type": "share",
-            "seat": seat,
-            "cards": DECK.codes(cards),
-            "reason": reason,
-            "audience": _team_audience(seat),
-        }
-    if kind == _K_PEEK:
-        return {
-            "type": "peek",
-            "seat": node[2],
-            "cards": DECK.codes(node[3]),
-            "audience": [node[2]],
-        }
-    if kind == _K_LEFT:
-        return {"type": "leftover", "cards": DECK.codes(node[2])}
-    if kind == _K_BOTTOM:
-        return {"type": "bottom_card", "seat": node[2], "card": _CODES[node[3]]}
-    if kind == _K_END:
-        return {"type": "hand_end", "points": list(node[2]), "detail": fresh(node[3])}
-    if kind == _K_GAME:
-        return {"type": "game_end", "team": node[2], "games": list(node[3])}
-    if kind == _K_DRAW:
-        rounds = node[2]
-        return {
-            "type": "dealer_draw",
-            "rounds": [[{"seat": s, "card": _CODES[c]} for s, c in rnd] for rnd in rounds],
-            "dealer": _draw_winner(rounds),
-        }
-    return {
-        "type": "match_end",
-        "winner": node[2],
-        "scores": list(node[3]),
-        "games": list(node[4]),
-    }
 
 
 def _audience(node: tuple[Any, ...]) -> Any:
