@@ -159,3 +159,12 @@ def test_playing_a_net_imports_no_torch() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_the_net_bot_plays_a_per_deal_tournament_as_a_plugin() -> None:
+    from mazo.sim.tournament import run_tournament
+
+    spec = "mazo.bots.net:make:temperature=0"
+    result = run_tournament("briscola", [spec, "random"], games=3, players=2, seed=2, unit="deal")
+    per_deal = result.to_json()["totals"][spec]["per_deal"]
+    assert per_deal["deals"] == 6
