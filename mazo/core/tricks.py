@@ -220,21 +220,10 @@ class PartnershipState(EventLogState):
     def _dealt(
         cls, game: Any, d: Any, hands: int, lead: int, mode: int, to_act: int, ev: Any
     ) -> Self:
-        """A state at the start of a deal (:meth:`MatchState._made` and
-        :meth:`_new_deal` in one call: a deal's start is frequent in the short deals of
-        Envite); the caller sets the game's own slots."""
-        state = object.__new__(cls)
-        state._g = game
-        state._d = d
-        state._h = hands
-        state._m = mode
-        state.to_act = to_act
-        state._ev = ev
-        state._trick = ()
-        state._lead = lead
-        state._tw = 0
-        state._said = 0
-        state._legal = None
+        """A state at the start of a deal: :meth:`MatchState._made`, then
+        :meth:`_new_deal`; the caller sets the game's own slots."""
+        state = cls._made(game, d, hands, mode, to_act, ev)
+        state._new_deal(hands, lead)
         return state
 
     def _new_deal(self, hands: int, lead: int) -> None:
