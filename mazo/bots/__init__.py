@@ -10,7 +10,7 @@ local table, behind the server or inside a simulation without leaking anything.
 >>> bot.choose(state.observation(state.to_act)) in state.legal_actions()
 True
 >>> list_bots()
-['easy', 'expert', 'hard', 'heuristic', 'ismcts', 'normal', 'random']
+['easy', 'expert', 'hard', 'heuristic', 'ismcts', 'net', 'normal', 'random']
 
 Plugin bots
 -----------
@@ -82,6 +82,12 @@ def _make_ismcts(game: Game, seed: int, **options: Any) -> Bot:
     return ISMCTSBot(game, seed, **options)
 
 
+def _make_net(game: Game, seed: int, **options: Any) -> Bot:
+    from mazo.bots.net import NetBot
+
+    return NetBot(game, seed, **options)
+
+
 def _level(level: str) -> BotFactory:
     def factory(game: Game, seed: int, **options: Any) -> Bot:
         from mazo.bots.levels import make_level
@@ -100,6 +106,11 @@ BOTS: dict[str, BotSpec] = {
         "ismcts",
         "information-set Monte Carlo search over determinized deals (iterations, think_ms)",
         _make_ismcts,
+    ),
+    "net": BotSpec(
+        "net",
+        "the shipped policy network alone (mazo.nets, numpy; options temperature, weights)",
+        _make_net,
     ),
     # Difficulty levels (mazo.bots.levels): what players choose from.
     "easy": BotSpec(

@@ -16,7 +16,7 @@ from typing import Any
 import mazo
 from mazo.core.errors import MazoError
 
-from . import bench, play, replay, serve, tournament
+from . import bench, play, replay, serve, tournament, train
 from .common import Output, did_you_mean, raw_formatter
 
 __all__ = ["build_parser", "main"]
@@ -30,6 +30,7 @@ examples:
   mazo tournament briscola --bots heuristic,random  round robin on duplicate deals, Elo
   mazo bench briscola --seconds 3                   engine speed, random play
   mazo serve                                        tables in the browser (http://localhost:8000)
+  mazo train briscola -n 2 --out nets               train a policy/value net (torch)
   mazo <command> --help                             the options of a command
 
 games: {games}
@@ -54,7 +55,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     modules: list[ModuleType] = [play]
     if sim is not None:
         modules.append(sim)
-    modules += [tournament, replay, bench, serve]
+    modules += [tournament, replay, bench, serve, train]
     for module in modules:
         before = set(subparsers.choices)
         module.add_parser(subparsers)

@@ -23,7 +23,7 @@ def test_registry() -> None:
 def test_unknown_bot_and_option_are_rules_errors() -> None:
     game = mazo.load_game("briscola", players=2)
     with pytest.raises(
-        mazo.RulesError, match="easy, expert, hard, heuristic, ismcts, normal, random"
+        mazo.RulesError, match="easy, expert, hard, heuristic, ismcts, net, normal, random"
     ):
         mazo.make_bot("minimax", game)
     with pytest.raises(mazo.RulesError, match="signals"):
