@@ -3,9 +3,8 @@
 A random opening table is worth 30 a few times in a hundred and splits into two groups of
 15 less often still, so with ``initial_thirty_requires_two_fifteens`` the conformance
 suite's random matches did not reach the oracle's split (not once in a run of it with the
-default 25 examples).  Here exact packs do, both
-ways, with literal plays and points, and the Escoba oracle (:data:`models.escoba.MODEL`)
-then reads the event log.
+default 25 examples).  Here exact packs do, both ways, with literal plays and points, and
+the Escoba oracle (:data:`models.escoba.MODEL`) then reads the event log.
 """
 
 from __future__ import annotations

@@ -15,6 +15,11 @@ omniscient helpers (``hand``, ``stock``, ``won_cards``, ``table``, ``captured``)
 through private attributes, and computes every expected value itself, from the rules file
 (never from the engine's code).  What the models share (no game's rules) is in
 :mod:`models.common`, re-exported here.
+
+A game's module also holds what its scenario and bot tests build positions with: the
+rules as tables and a pack builder, the deal formulas run backwards on
+:func:`models.common.fill_pack` (``briscola.build_deck``, ``envite.envite_deck``,
+``escoba.escoba_deck``, ``trionfetti.tri_deck``).
 """
 
 from __future__ import annotations
