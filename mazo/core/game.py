@@ -222,6 +222,9 @@ class Game:
     sides: int
     side_of: tuple[int, ...]
     target: int
+    pack_size: int = 0
+    """The card ids ``0..pack_size-1`` (:meth:`MatchState.apply` sends only these to the
+    game's card play)."""
     stops_at_deal_end: bool = False
     """True on the twin that the lines of :meth:`State.stop_at_deal_end` play under: a
     deal's end that does not end the match deals no next deal (the game checks it once a
@@ -271,6 +274,7 @@ class Game:
         (deprecated: read ``info.team_seats``, ``info.score_target``/``games_target``).
         """
         side_of = self.side_of
+        self.pack_size = deck.size
         self.info = GameInfo(
             name=self.name,
             players=self.players,
@@ -859,7 +863,11 @@ class MatchState(State):
         if type(action) is not int:
             return self._apply_text(action, seat)
         to_act = self.to_act
-        if self._m == 0 and (seat is None or (seat == to_act and type(seat) is int)):
+        if (
+            self._m == 0
+            and (seat is None or (seat == to_act and type(seat) is int))
+            and 0 <= action < self._g.pack_size
+        ):
             return self._play_card(to_act, action)  # type: ignore[arg-type]
         return self._apply_other(action, seat)
 
@@ -872,8 +880,8 @@ class MatchState(State):
         return self.apply(self._g.action_id(action), seat)
 
     def _play_card(self, seat: int, action: int) -> Self:
-        """``action`` (any int) by ``seat``, the seat to act, in plain card play: the game
-        plays a legal card from its hand here, and hands anything else to
+        """``action`` (a card id) by ``seat``, the seat to act, in plain card play: the
+        game plays a legal card from its hand here, and hands anything else to
         :meth:`_apply_other` (with ``seat``)."""
         return self._apply_other(action, seat)
 

@@ -764,7 +764,7 @@ class EnviteState(PartnershipState):
         :meth:`_apply_other`."""
         off = seat * 40
         h = self._h
-        if 0 <= action < 40 and h >> (off + action) & 1:
+        if h >> (off + action) & 1:
             trick = self._trick
             if trick:
                 d = self._d

@@ -815,10 +815,11 @@ class TrionfettiState(PartnershipState):
     def _play_card(self, seat: int, action: int) -> TrionfettiState:
         """The hot path (:meth:`MatchState.apply`): a card from the hand of the seat to
         act; anything else goes to :meth:`_apply_other`."""
-        if not (0 <= action < 52 and self._h >> (seat * 52 + action) & 1):
+        bit = 1 << (seat * 52 + action)
+        if not self._h & bit:
             return self._apply_other(action, seat)
         card = action
-        hands = self._h ^ 1 << (seat * 52 + action)
+        hands = self._h ^ bit
         trick = self._trick + (card,)  # noqa: RUF005 (cheaper than unpacking)
         new = _new_state(TrionfettiState)
         new._g = self._g
