@@ -103,13 +103,13 @@ from mazo.bots.base import Observation
 from mazo.bots.heuristic._base import PartnershipHeuristic, TrickView, near_best
 from mazo.bots.odds import (
     card_codes,
-    card_ids,
     card_mask,
     deal_odds,
     game_equity,
     one_placement,
     trick_value,
 )
+from mazo.bots.odds import card_ids as _ids
 from mazo.bots.odds import holds as _holds
 from mazo.core.cards import LATIN_52
 from mazo.core.errors import RulesError
@@ -460,13 +460,13 @@ class _View(TrickView):
         for _, card in self.trick:
             seen |= 1 << card
         key = rk.key.__getitem__
-        self.hand = hand = card_ids(mine)
+        self.hand = hand = _ids(mine)
         hand.sort(key=key)
         known = shown & ~seen & ~mine
         sizes = self.hand_sizes
         if known.bit_count() > sizes[partner]:
             known = 0  # an inconsistent picture (shown cards mixed up): trust none
-        self.partner_known = card_ids(known)
+        self.partner_known = _ids(known)
         self.partner_known.sort(key=key)
         unseen = _FULL & ~(seen | mine | known)
         self.n_unseen = unseen.bit_count()
