@@ -3,7 +3,9 @@
 ``GET /rules/{game}`` serves ``rules.html``; ``js/rules.js`` loads the fragment
 ``/static/rules/<game>.<lang>.html`` (``<section id=...><h2>...`` written for players),
 builds the contents from its sections and draws each ``<span class="card-pic"
-data-card="7O">`` with ``cards.js``.  The fast tests read the fragments themselves (every
+data-card="7O">`` with ``cards.js`` (a row of cards is written compactly as ``<div
+class="card-row" data-cards="1O:11 3O!win 7C + 5B =_15">``, which rules.js expands into
+those spans).  The fast tests read the fragments themselves (every
 game and language present, well formed, real card codes of that game's pack, the same
 sections and the same pictures in every language); the browser tests open every page in
 every language in Chromium, follow the lobby's and the table's links, and switch the deck
@@ -43,6 +45,16 @@ VOID = {"br", "hr", "img", "input", "meta", "link", "wbr", "col", "source"}
 CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
+# a compact row of cards: data-cards="1O:11 3O!win 7C + 5B =_15" (code[!mark][:caption];
+# any other word is an operator between the cards), expanded by rules.js
+CARD_TOKEN = re.compile(r"^((?:10|[1-9]|[JQK])[OCEB])(?:!([\w-]+))?(?::(\S+))?$")
+
+
+def row_cards(cards: str) -> list[tuple[str, str | None, str | None]]:
+    """The (code, mark, caption) of each card of a data-cards row, in order."""
+    return [m.groups() for m in map(CARD_TOKEN.match, cards.split()) if m]  # type: ignore[misc]
+
+
 class Fragment(HTMLParser):
     """The sections of a rules fragment: id, heading, h3 count and card codes, in order;
     and a check that every element is closed where it should be."""
@@ -67,8 +79,12 @@ class Fragment(HTMLParser):
             self._in_h2 = True
         elif tag == "h3" and self.sections:
             self.sections[-1]["h3"] += 1
+        codes: list[str] = []
         if "card-pic" in (a.get("class") or "").split():
-            code = a.get("data-card") or ""
+            codes.append(a.get("data-card") or "")
+        if "card-row" in (a.get("class") or "").split() and a.get("data-cards") is not None:
+            codes += [c for c, _mark, _caption in row_cards(a.get("data-cards") or "")]
+        for code in codes:
             self.cards.append(code)
             if self.sections:
                 self.sections[-1]["cards"].append(code)
@@ -326,3 +342,77 @@ def test_rules_pages_start_with_each_games_deck_style(base: str, page: Any) -> N
         assert page.eval_on_selector("#deck-style", "el => el.value") == style.group(1), game
         tabs = page.eval_on_selector_all(".rules-games a", "els => els.map(e => e.dataset.game)")
         assert tabs == list_games()
+
+
+# ---- compact rows of cards (data-cards) -------------------------------------------------
+
+ROW_TAG = re.compile(r'<div class="(card-row[^"]*)"([^>]*)>(.*?)</div>', re.S)
+OPS = {"+", "…", "=_15"}
+
+
+def fragment_rows(game: str, lang: str) -> list[list[str]]:
+    """Each card row of a fragment as rules.js should draw it: "label:...", "op:...",
+    "card:code:mark:caption" items, read from its data-label and data-cards."""
+    rows = []
+    for m in ROW_TAG.finditer((RULES / f"{game}.{lang}.html").read_text(encoding="utf-8")):
+        attrs = dict(re.findall(r'data-([a-z]+)="([^"]*)"', m.group(2)))
+        items = [f"label:{attrs['label']}"] if "label" in attrs else []
+        for token in attrs.get("cards", "").split():
+            card = CARD_TOKEN.match(token)
+            if card:
+                code, mark, caption = card.groups()
+                items.append(f"card:{code}:{mark or ''}:{caption or ''}")
+            else:
+                items.append("op:" + token.replace("_", " "))
+        rows.append(items)
+    return rows
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_card_rows_are_written_compactly(game: str) -> None:
+    # A row of cards carries its cards in data-cards; the spans are rules.js's to write
+    # (lone pictures inside a sentence or a table cell stay spans).
+    for lang in LANGS:
+        text = (RULES / f"{game}.{lang}.html").read_text(encoding="utf-8")
+        for m in ROW_TAG.finditer(text):
+            assert "data-cards=" in m.group(2), f"{game}.{lang}: a row without data-cards"
+            assert m.group(3).strip() == "", f"{game}.{lang}: a row written out: {m.group(0)}"
+            attrs = dict(re.findall(r'data-([a-z]+)="([^"]*)"', m.group(2)))
+            for token in attrs["cards"].split():
+                assert CARD_TOKEN.match(token) or token in OPS, f"{game}.{lang}: {token!r}"
+        assert fragment_rows(game, lang), f"{game}.{lang} has no row of cards"
+
+
+# what the page drew in each row: the same items, read from the DOM
+DRAWN_ROWS = """els => els.map(row => [...row.children].map(el => {
+  if (el.classList.contains('row-label')) return 'label:' + el.textContent;
+  if (el.classList.contains('op')) return 'op:' + el.textContent;
+  const card = el.querySelector('.card');
+  const mark = [...(card ? card.classList : [])].find(c => c.startsWith('rules-mark-'));
+  const cap = el.querySelector('.card-caption');
+  return ['card', el.dataset.card, mark ? mark.slice(11) : '', cap ? cap.textContent : '',
+          card && card.querySelector('svg') ? 'drawn' : 'empty'].join(':');
+}))"""
+
+
+@pytest.mark.parametrize("game", ["briscola", "escoba", "envite"])
+def test_compact_rows_draw_the_same_cards(base: str, page: Any, game: str) -> None:
+    """Each data-cards row becomes the spans it replaces: one drawn .card-pic per card with
+    its data-card, caption and mark, the operators and the label, in order; and a deck
+    style switch redraws them."""
+    for lang in ("en", "ja"):
+        open_rules(page, f"{base}/rules/{game}?lang={lang}")
+        drawn = page.eval_on_selector_all("#rules .card-row", DRAWN_ROWS)
+        want = [
+            [i + ":drawn" if i.startswith("card:") else i for i in r]
+            for r in fragment_rows(game, lang)
+        ]
+        assert drawn == want, (game, lang)
+        assert page.eval_on_selector_all("#rules .card-row[data-cards]", "els => els.length") == 0
+    other = (
+        "italian"
+        if page.eval_on_selector("#deck-style", "el => el.value") == "spanish"
+        else "spanish"
+    )
+    page.select_option("#deck-style", other)
+    assert page.eval_on_selector_all("#rules .card-row", DRAWN_ROWS) == want

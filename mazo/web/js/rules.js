@@ -2,7 +2,11 @@
 // <section id="..."><h2>...</h2>...</section> written for players in that language),
 // builds the table of contents from the sections' headings and draws every
 // <span class="card-pic" data-card="7O"> as a card picture in the chosen deck style
-// (data-caption adds a line under the picture). The language comes from ?lang=, else
+// (data-caption adds a line under the picture). A row of cards is written compactly as
+// <div class="card-row" data-cards="1O:11 3O!win 7C + 5B =_15" data-label="6 players">:
+// each card is code[!mark][:caption], any other word is an operator between the cards
+// ("_" stands for a space), data-label puts a label first; expandRows turns it into the
+// same spans written out one by one. The language comes from ?lang=, else
 // the picker / localStorage as on the other pages; the deck style is the one the table
 // page remembers for that game, else the game module's own (games/<game>.js deckStyle).
 // The games are the registry's, from /api/games: a new game needs no edit here.
@@ -36,6 +40,32 @@ async function defaultStyle(name) {
 
 function rulesUrl(name, l) {
   return `/rules/${encodeURIComponent(name)}?lang=${encodeURIComponent(l)}`;
+}
+
+const CARD_TOKEN = /^(10|[1-9]|[JQK])([OCEB])(?:!([\w-]+))?(?::(\S+))?$/;
+
+/** Turn every compact <div class="card-row" data-cards="..."> of `root` into its spans:
+ * <span class="card-pic" data-card data-mark data-caption> per card, <span class="op">
+ * per operator, a leading <span class="row-label"> from data-label. */
+function expandRows(root) {
+  for (const row of root.querySelectorAll(".card-row[data-cards]")) {
+    const nodes = [];
+    if (row.dataset.label) nodes.push(h("span", { class: "row-label" }, row.dataset.label));
+    for (const token of row.dataset.cards.trim().split(/\s+/).filter(Boolean)) {
+      const m = CARD_TOKEN.exec(token);
+      if (!m) {
+        nodes.push(h("span", { class: "op" }, token.replace(/_/g, " ")));
+        continue;
+      }
+      const data = { card: m[1] + m[2] };
+      if (m[4]) data.caption = m[4];
+      if (m[3]) data.mark = m[3];
+      nodes.push(h("span", { class: "card-pic", dataset: data }));
+    }
+    clear(row, ...nodes);
+    delete row.dataset.cards;
+    delete row.dataset.label;
+  }
 }
 
 /** Draw every card placeholder of `root` in the current deck style. */
@@ -102,6 +132,7 @@ async function loadRules() {
   article.lang = l;
   article.dataset.lang = l;
   article.dataset.game = game;
+  expandRows(article);
   drawCards(article);
   buildToc();
   article.removeAttribute("aria-busy");
