@@ -3,8 +3,7 @@ the heuristic bot's choice.
 
 The games' independent references (oracles) live in ``models/<game>.py``; Briscola's
 tables (card points, trick order, the §5 deal formulas, :class:`RefDeal`, the §6.5
-awards) are in :mod:`models.briscola`.  The names ``games/test_briscola.py`` imports from
-``conftest`` are re-exported here; new tests import them from ``models.briscola``.
+awards) are in :mod:`models.briscola`, where the tests import them from.
 """
 
 from __future__ import annotations
@@ -16,45 +15,19 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import pytest
-from models.briscola import (
-    ALL_40,
-    CARD_POINTS,
-    SIGNAL_MEANINGS,
-    TRICK_ORDER,
-    RefDeal,
-    award_three_players,
-    award_two_sides,
-    build_deck,
-    deal_positions,
-    lowest_card,
-    pack_for,
-    random_step,
-    side_of,
-)
+from models.briscola import lowest_card, random_step
 
 from mazo.core.rng import Rng
 
 __all__ = [
-    "ALL_40",
-    "CARD_POINTS",
-    "SIGNAL_MEANINGS",
-    "TRICK_ORDER",
-    "RefDeal",
-    "award_three_players",
-    "award_two_sides",
     "bot_choice",
-    "build_deck",
     "card_actions",
-    "deal_positions",
     "events_of",
-    "lowest_card",
-    "pack_for",
     "plain_terminal",
     "play_cards",
     "play_lowest_until",
     "play_random",
     "run_cli",
-    "side_of",
 ]
 
 # -- driving engine states ----------------------------------------------------------

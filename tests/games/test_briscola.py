@@ -1,7 +1,7 @@
 """Briscola scenario tests, written from ``rules/briscola.md`` (sections in the names).
 
 Expected values come from the rules: literal numbers worked out by hand, or the
-independent reference model in ``conftest.py`` (``RefDeal``, the §5 deal formulas, the
+independent reference model in ``models/briscola.py`` (``RefDeal``, the §5 deal formulas, the
 §6.5 award tables).  Full-deal scenarios use literal decks and literal plays; each also
 checks that the reference model reaches the stated points, so the scenario is what it
 claims to be.
@@ -13,7 +13,8 @@ import random
 from typing import Any
 
 import pytest
-from conftest import (
+from conftest import events_of, play_cards, play_lowest_until
+from models.briscola import (
     ALL_40,
     CARD_POINTS,
     SIGNAL_MEANINGS,
@@ -23,11 +24,8 @@ from conftest import (
     award_two_sides,
     build_deck,
     deal_positions,
-    events_of,
     lowest_card,
     pack_for,
-    play_cards,
-    play_lowest_until,
     side_of,
 )
 
