@@ -58,3 +58,33 @@ def test_engine_game_plays_without_third_party_modules() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
     assert out.stdout.strip() == "[]"
+
+
+# What `make play` installs (the cli extra) has no numpy or torch: `mazo` must start and
+# every subcommand's --help work without them (mazo train imports them when it trains).
+NO_SCIENCE = (
+    "import sys\n"
+    "for name in ('numpy', 'torch', 'gymnasium', 'pettingzoo'): sys.modules[name] = None\n"
+    "from mazo.cli.main import main\n"
+    "sys.argv = ['mazo', *sys.argv[1:]]\n"
+    "sys.exit(main())\n"
+)
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["play", "--help"], ["train", "--help"]])
+def test_the_command_line_starts_without_numpy_or_torch(argv: list[str]) -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", NO_SCIENCE, *argv], capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0, out.stderr
+    assert "usage: mazo" in out.stdout
+
+
+def test_mazo_train_without_torch_says_which_extra() -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", NO_SCIENCE, "train", "briscola", "-n", "2"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode != 0 and "pip install 'mazo[train]'" in out.stderr

@@ -19,8 +19,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from mazo.core.game import Game
 
 from .common import (
@@ -158,6 +156,9 @@ def train_game(
     command: str = "",
 ) -> dict[str, Any]:
     """Self-play, train, export and record (see the module docstring); the summary."""
+    # numpy and torch come with the train extra: `mazo` itself (make run, make play)
+    # must start without them.
+    import numpy as np
     import torch
 
     from mazo.nets import FORMAT, load_net
