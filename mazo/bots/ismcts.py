@@ -29,6 +29,14 @@ pays only above a quarter; a test shows both).
 the heuristic's chico odds (:func:`match_equity_of`): what stones are worth depends on the
 score, which linear points ignore.
 
+``reward=game`` is the game's own reward for a line, the ``search_reward`` hook of its
+heuristic file (:mod:`mazo.bots.heuristic`), for a game whose deal is better scored in
+its own terms.
+
+``paired=true`` makes the flat search compare moves on common worlds: each sample is
+played out after every one of the seat's moves, with the same rollout draws, so the luck
+of the deal cancels from the moves' difference (the budget counts playouts).
+
 ``bets=heuristic`` leaves every move that is not a card play (Envite's bets and answers,
 Trionfetti's vega, answers and rank order, Briscola's exchange) to the game's heuristic,
 and searches only which card to play when the heuristic plays one.  Determinized samples
@@ -125,6 +133,7 @@ OPTIONS = (
     "bets",
     "infer",
     "signals",
+    "paired",
 )
 
 
@@ -226,11 +235,11 @@ def parse_ismcts_options(options: dict[str, Any], defaults: dict[str, Any]) -> d
         raise RulesError(f"ismcts infer must be 'none', 'bets' or 'all', not {out['infer']!r}")
     if out["bets"] not in ("search", "heuristic"):
         raise RulesError(f"ismcts bets must be 'search' or 'heuristic', not {out['bets']!r}")
-    if out["reward"] not in ("outcome", "points", "equity"):
+    if out["reward"] not in ("outcome", "points", "equity", "game"):
         raise RulesError(
-            f"ismcts reward must be 'outcome', 'points' or 'equity', not {out['reward']!r}"
+            f"ismcts reward must be 'outcome', 'points', 'equity' or 'game', not {out['reward']!r}"
         )
-    for key in ("solver", "signals"):
+    for key in ("solver", "signals", "paired"):
         if type(out[key]) is not bool:
             raise RulesError(f"ismcts {key} must be true or false, not {out[key]!r}")
     return out
@@ -249,6 +258,7 @@ DEFAULTS: dict[str, Any] = {
     "bets": "search",
     "infer": "none",
     "signals": False,
+    "paired": False,
 }
 
 INFER_TRIES = 16  # samples drawn to find one the others' bets agree with, then any
@@ -333,12 +343,22 @@ class ISMCTSBot:
         self.equity: Callable[[State], float] | None = None
         if self.reward_name == "equity":
             self.equity = match_equity_of(game)
+        self.game_reward: Callable[[list[int], list[int], State], list[float]] | None = None
+        if self.reward_name == "game":
+            make_reward = hook(game, "search_reward")
+            if make_reward is None:
+                raise RulesError(
+                    f"ismcts reward=game needs the game's own search reward, which "
+                    f"{game.name} does not have; use reward=outcome or points"
+                )
+            self.game_reward = make_reward(game, self.margin)
         self.guide_bot: Bot | None = None
         info = game.info
         # Below this id moves are card plays; 0 where every move is one (Escoba).
         cards_below = info.card_actions if info.card_actions < info.num_actions else 0
         self.bets_by_heuristic = opts["bets"] == "heuristic" and cards_below > 0
         self.signals: bool = opts["signals"]
+        self.paired: bool = opts["paired"]
         if self.signals and not info.signals:
             raise RulesError(
                 f"ismcts signals are read where the game's heuristic signs to its partners; "
@@ -389,6 +409,10 @@ class ISMCTSBot:
         self.choosers: list[Callable[[State], int]] = []
         self.last_iterations = 0  # samples of the last search (for benchmarks)
         self.last_root: _Node | None = None  # the last search's tree (for tests)
+        # The last paired search: each move's reward per world, and per world a bit per
+        # move index played out in it (for tests).
+        self.last_paired: dict[int, list[float]] = {}
+        self.last_worlds: list[int] = []
 
     def choose(self, observation: Observation) -> int:
         """The root action visited most after the search (or the solver's move)."""
@@ -441,6 +465,8 @@ class ISMCTSBot:
             self.choosers = self._rollout_choosers()
         self.last_rejected = 0
         rng = Rng(self.random.getrandbits(64))
+        if self.paired:
+            return self._choose_paired(observation, determinize, rng, seat, moves, hint, deadline)
         while True:
             if deadline is not None:
                 if done and time.perf_counter() >= deadline:
@@ -632,19 +658,109 @@ class ISMCTSBot:
             node = child
             mover = state.to_act  # type: ignore[assignment]  # someone acts until the deal ends
             available = self._moves(state.legal_actions())
-        end = self._rollout(state)
-        if self.equity is not None:
-            e = self.equity(end)
-            rewards = [e, 1.0 - e]
-        elif self.unit:
-            rewards = _points_rewards(scores, games, end, self.sides, self.unit)
-        else:
-            rewards = _rewards(scores, games, end, self.sides, self.margin)
+        rewards = self._rewards_of(scores, games, self._rollout(state))
         for node_, side in path:
             r = rewards[side]
             node_.visits += 1
             node_.reward += r
             node_.square += r * r
+
+    def _rewards_of(self, scores: list[int], games: list[int], end: State) -> list[float]:
+        """Each side's reward for a line that started at ``scores``/``games``."""
+        if self.game_reward is not None:
+            return self.game_reward(scores, games, end)
+        if self.equity is not None:
+            e = self.equity(end)
+            return [e, 1.0 - e]
+        if self.unit:
+            return _points_rewards(scores, games, end, self.sides, self.unit)
+        return _rewards(scores, games, end, self.sides, self.margin)
+
+    def _choose_paired(
+        self,
+        observation: Observation,
+        determinize: Callable[[Rng], State],
+        rng: Rng,
+        seat: int,
+        moves: list[int],
+        hint: int | None,
+        deadline: float | None,
+    ) -> int:
+        """Flat Monte Carlo on common worlds (``paired``): every sample is played out
+        once after each of the seat's moves, with the same rollout draws, so moves are
+        compared within a world and the luck of the deal cancels from their difference.
+        The budget counts playouts; the move with the best mean reward is played (with
+        ``guide``, the heuristic's unless a rival's mean paired gain beats ``guide`` plus
+        one standard error)."""
+        side = self.side
+        per_move: dict[int, list[float]] = {a: [] for a in moves}
+        worlds: list[int] = []  # per world, a bit per move index played out in it
+        done = 0
+        policies = self.policies
+        signing = self.signing_policies
+        outer = self.random
+        while True:
+            if deadline is not None:
+                if done and time.perf_counter() >= deadline:
+                    break
+            elif done >= self.iterations:
+                break
+            state = determinize(rng)
+            scores, games = state.scores, state.games
+            here = set(state.legal_actions(seat))
+            own = state.to_act == seat
+            draw = outer.getrandbits(64)
+            played = 0
+            for i, action in enumerate(moves):
+                if action not in here:
+                    per_move[action].append(0.0)
+                    continue
+                # The same rollout draws after every move: common random numbers.
+                self.random = random.Random(draw)
+                if policies is not None:
+                    for j, policy in enumerate(policies):
+                        policy.rng = Rng(draw + j)  # type: ignore[attr-defined]
+                    if signing is not None:
+                        for j, policy in enumerate(signing):
+                            policy.rng = Rng(draw + j)  # type: ignore[attr-defined]
+                after = state.apply_unchecked(action) if own else state.apply(action, seat=seat)
+                end = self._rollout(after)
+                per_move[action].append(self._rewards_of(scores, games, end)[side])
+                played |= 1 << i
+                done += 1
+            worlds.append(played)
+            if not played:
+                break  # no move of the seat's fits a sample: nothing to learn
+        self.random = outer
+        self.last_iterations = done
+        self.last_paired = per_move
+        self.last_worlds = worlds
+        index = {a: i for i, a in enumerate(moves)}
+
+        def mean(action: int) -> float:
+            bit = 1 << index[action]
+            got = [r for r, w in zip(per_move[action], worlds, strict=True) if w & bit]
+            return sum(got) / len(got) if got else -1.0
+
+        best = max(moves, key=mean)
+        if not self.guide:
+            return best
+        if hint is None:
+            hint = self._heuristic_move(observation)
+        if hint is None or hint == best or hint not in index:
+            return best
+        both = (1 << index[best]) | (1 << index[hint])
+        gains = [
+            b - h
+            for b, h, w in zip(per_move[best], per_move[hint], worlds, strict=True)
+            if w & both == both
+        ]
+        n = len(gains)
+        if n < 2:
+            return hint
+        m = sum(gains) / n
+        var = max(0.0, sum(g * g for g in gains) / n - m * m)
+        return best if m > self.guide + math.sqrt(var / (n - 1)) else hint
 
     def _rollout(self, state: State) -> State:
         """Play to the end of the deal in progress with the rollout policy."""

@@ -205,7 +205,7 @@ def test_points_per_game_and_the_reward_option() -> None:
     assert points_per_game(mazo.load_game("trionfetti")) == 20
     assert points_per_game(mazo.load_game("briscola", players=2)) == 3
     game = mazo.load_game("envite", players=4)
-    with pytest.raises(mazo.RulesError, match="'outcome', 'points' or 'equity'"):
+    with pytest.raises(mazo.RulesError, match="'outcome', 'points', 'equity' or 'game'"):
         mazo.make_bot("ismcts", game, seed=1, reward="stones")
     bot = mazo.make_bot("ismcts", game, seed=1, iterations=30, reward="points")
     state = game.new_match(seed=4)
@@ -559,3 +559,87 @@ def test_rollouts_end_with_the_deal(
     for end in ends:
         assert end.hand_over
         assert end.match_over or (end.to_act is None and end.legal_actions() == [])
+
+
+def _opening(name: str = "briscola", **options: Any) -> tuple[Any, Any]:
+    game = mazo.load_game(name, **options)
+    state = game.new_match(seed=4)
+    return game, state
+
+
+def test_paired_search_plays_out_every_move_in_every_world() -> None:
+    """``paired``: each sample is played out after each of the seat's three cards; the
+    budget counts playouts, and without ``guide`` the move with the best mean is played."""
+    game, state = _opening(players=2)
+    bot = ISMCTSBot(game, 3, iterations=30, paired=True, rollout="heuristic", depth=1)
+    choice = bot.choose(state.observation(state.to_act))
+    moves = state.legal_actions()
+    assert len(moves) == 3 and bot.last_iterations == 30
+    assert bot.last_worlds == [0b111] * 10
+    assert sorted(bot.last_paired) == moves
+    means = {a: sum(r) / len(r) for a, r in bot.last_paired.items()}
+    assert all(len(r) == 10 for r in bot.last_paired.values())
+    assert choice == max(moves, key=means.__getitem__)
+
+
+def test_paired_worlds_and_rollout_draws_are_common_to_the_moves(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Within a world every move's playout meets the same hidden cards and the same
+    rollout draws; across worlds they differ."""
+    game, state = _opening(players=2)
+    seat = state.to_act
+    other = 1 - seat
+    bot = ISMCTSBot(game, 3, iterations=24, paired=True, depth=1)
+    seen: list[tuple[str, float]] = []
+    real = bot._rollout
+
+    def spy(after: Any) -> Any:
+        hidden = after.observation(other)["hand"]
+        seen.append((" ".join(sorted(hidden)), bot.random.random()))
+        return real(after)
+
+    monkeypatch.setattr(bot, "_rollout", spy)
+    bot.choose(state.observation(seat))
+    assert len(seen) == 24
+    worlds = [seen[i : i + 3] for i in range(0, 24, 3)]
+    assert all(len(set(world)) == 1 for world in worlds)
+    assert len({world[0] for world in worlds}) > 1
+
+
+def test_paired_guide_keeps_the_heuristic_move_unless_clearly_beaten() -> None:
+    """A gain can never exceed ``guide=1`` plus its error: the heuristic's move is kept."""
+    game = mazo.load_game("briscola", players=2)
+    heuristic = mazo.make_bot("normal", game, seed=9)
+    rng = Rng(5)
+    for match in range(3):
+        state = game.new_match(seed=40 + match)
+        for _ in range(6):
+            obs = state.observation(state.to_act)
+            bot = ISMCTSBot(game, 9, iterations=12, paired=True, guide=1.0, solver=False)
+            assert bot.choose(obs) == heuristic.choose(obs)
+            legal = state.legal_actions()
+            state = state.apply(legal[rng.randbelow(len(legal))])
+
+
+def test_game_reward_comes_from_the_heuristic_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``reward=game`` scores lines with the game's ``search_reward`` hook, and says so
+    where the game has none."""
+    import mazo.bots.ismcts as ismcts
+
+    game, state = _opening(players=2)
+    monkeypatch.setattr(ismcts, "hook", lambda game, name: None)
+    with pytest.raises(mazo.RulesError, match="reward=game needs the game's own"):
+        ISMCTSBot(game, 1, reward="game")
+    made: list[float] = []
+
+    def search_reward(game: Any, margin: float) -> Any:
+        made.append(margin)
+        return lambda scores, games, end: [0.25, 0.75]
+
+    monkeypatch.setattr(ismcts, "hook", lambda game, name: search_reward)
+    bot = ISMCTSBot(game, 1, reward="game", margin=0.3, paired=True, iterations=6, depth=1)
+    bot.choose(state.observation(state.to_act))
+    assert made == [0.3]
+    side = game.info.side_of[state.to_act]
+    assert {r for rewards in bot.last_paired.values() for r in rewards} == {[0.25, 0.75][side]}

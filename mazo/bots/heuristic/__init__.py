@@ -22,6 +22,10 @@ game adds its file and nothing else.  Its hooks (module attributes):
     greedy rollouts play plain random moves.
 ``match_equity_of(game) -> (state -> float)`` (optional)
     Side 0's chance to win the match from a state (ISMCTS ``reward=equity``).
+``search_reward(game, margin) -> ((scores, games, end) -> list[float])`` (optional)
+    The game's own reward for a search line (ISMCTS ``reward=game``): each side's reward
+    in [0, 1] for a line that started with ``scores`` and ``games`` and reached ``end``
+    (the deal's end, or the match's); ``margin`` is the search's ``margin`` option.
 
 A game without a file raises :class:`mazo.RulesError` saying so.
 """
