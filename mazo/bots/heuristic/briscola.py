@@ -681,6 +681,58 @@ def endgame_values(view: _View) -> dict[int, float] | None:
     return values
 
 
+_PLAYS: dict[int, int] = {}  # perfect-information endgame position -> the card to play
+_PLAYS_CAP = 300_000
+
+
+def _rollout_move(state: BriscolaState, seat: int) -> int:
+    """The exact move of a two-player sample with at most the last two cards in the
+    stock, read from the sample itself: both hands and the stock's order are the
+    sample's, so this is the game's perfect-information value (:func:`_negamax`), the
+    best difference of card points, its weakest card among equals.  Rollouts only (a
+    search's samples, marked ``stop_at_deal_end``): a seat's own view has four worlds at
+    the last draw, and ``normal`` plays those (:func:`endgame_values`)."""
+    d = state._d
+    h = state._h
+    mover = h >> 40 * seat & _FULL
+    other = h >> 40 * d.nxt[seat] & _FULL
+    trick = state._trick
+    lead = trick[0] if trick else -1
+    sp = state._t[1]
+    draw = d.draw
+    if sp < len(draw):
+        s0, s1 = draw[sp], draw[sp + 1]
+    else:
+        s0 = s1 = -1
+    trump = d.trump
+    key = mover | other << 40 | (lead + 1) << 80 | (s0 + 1) << 86 | (s1 + 1) << 92 | trump << 98
+    got = _PLAYS.get(key)
+    if got is not None:
+        return got
+    wins = _WINS[trump]
+    memo = _memo(trump)
+    cards = sorted(_CARDS.get(mover) or _cards(mover), key=STRENGTH.__getitem__)
+    choice = cards[0]
+    best = -_INF
+    first = True
+    for c in cards:
+        rest = mover & ~(1 << c)
+        # After the first card, only a strictly better value matters (the weaker card
+        # keeps a tie): a window above the best so far.
+        floor = -_INF if first else best
+        if lead < 0:
+            value = -_negamax(other, rest, c, s0, s1, -_INF, -floor, wins, memo)
+        else:
+            value = _follow(rest, other, lead, c, s0, s1, floor, _INF, wins, memo)
+        if first or value > best:
+            best, choice = value, c
+        first = False
+    if len(_PLAYS) >= _PLAYS_CAP:
+        _PLAYS.clear()
+    _PLAYS[key] = choice
+    return choice
+
+
 # -- the bot ------------------------------------------------------------------------------
 
 _SIGNAL_RANKS = {
@@ -730,6 +782,12 @@ class BriscolaHeuristic(SigningHeuristic):
         """``choose(state.observation(state.to_act))``, read from the state itself."""
         assert isinstance(state, BriscolaState)
         seat = state.to_act
+        if state._m == 0 and state._g.stops_at_deal_end and state._d.k == 2:
+            # A search's own sample (its line stops at the deal's end): the rollout plays
+            # the last tricks exactly, reading the sample's hidden cards (see _rollout_move).
+            d = state._d
+            if len(d.draw) - state._t[1] <= 2:
+                return _rollout_move(state, seat)  # type: ignore[arg-type]
         legal = state.legal_actions() if seat is not None else []
         if seat is None or not legal:
             raise RulesError(f"seat {seat!r} has no legal action in this state")
@@ -902,3 +960,34 @@ def playout(state: State, moves: list[int], noise: float) -> int:
             if sum(_POINTS[c] for c in trick) >= 10:
                 return min(winners, key=_STRENGTH.__getitem__)
     return min(cards, key=lambda c: (_POINTS[c], _SUIT[c] == trump, _STRENGTH[c]))
+
+
+# -- the search levels (mazo.bots.levels, mazo.bots.ismcts) ----------------------------
+
+DEAL_POINTS = 120  # card points in a deal
+
+
+def search_reward(
+    game: Game, margin: float
+) -> Callable[[list[int], list[int], State], list[float]]:
+    """Each side's reward for a search line (ISMCTS ``reward=game``): the deal won (1,
+    a tie 0.5, lost 0: more card points than the best other side), blended with the
+    card points linearly: ``(1 - margin) * won + margin * (0.5 + edge / 240)``, where
+    ``edge`` is the side's card points less the best other side's (-120 to 120).  The
+    deal's result alone: the match score before it does not weigh in."""
+    sides = game.sides
+    scale = 2.0 * DEAL_POINTS
+    keep = 1.0 - margin
+
+    def reward(scores: list[int], games: list[int], end: State) -> list[float]:
+        pts = end.finished_deal_points()
+        if pts is None:  # never in a search (its lines stop at the deal's end): a guard
+            pts = end.deal_points()  # type: ignore[attr-defined]
+        out = []
+        for side in range(sides):
+            edge = pts[side] - max(p for s, p in enumerate(pts) if s != side)
+            won = 1.0 if edge > 0 else 0.5 if edge == 0 else 0.0
+            out.append(keep * won + margin * (0.5 + edge / scale))
+        return out
+
+    return reward

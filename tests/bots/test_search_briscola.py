@@ -1,0 +1,137 @@
+"""Briscola's search levels: the preset (paired common worlds, the game's own reward),
+``search_reward``'s numbers on built end states, and the rollouts' exact last tricks
+(a search's own samples, read with their hidden cards), checked by brute force on engine
+states.  No timing and no strength number decides a test here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from models.briscola import build_deck
+
+import mazo
+from mazo.bots.heuristic.briscola import (
+    BriscolaHeuristic,
+    search_reward,
+)
+from mazo.core.rng import Rng, derive_seed
+
+# The rules' card points by rank (ace 11, three 10, king 4, horse 3, jack 2), kept apart
+# from the engine's and the bot's tables.
+RANK_POINTS = {"1": 11, "3": 10, "K": 4, "Q": 3, "J": 2}
+
+
+def card_points(codes: list[str]) -> int:
+    return sum(RANK_POINTS.get(code[:-1], 0) for code in codes)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_paired_game_reward_search_plays_legal_moves_through_a_deal(players: int) -> None:
+    game = mazo.load_game("briscola", players=players)
+    bot = mazo.make_bot("expert", game, seed=3, iterations=9, paired=True, reward="game")
+    state: Any = game.new_match(seed=11).stop_at_deal_end()
+    searched = 0
+    while not state.hand_over:
+        seat = state.to_act
+        action = bot.choose(state.observation(seat))
+        assert action in state.legal_actions()
+        searched += bot.last_iterations > 0  # type: ignore[attr-defined]
+        state = state.apply(action)
+    assert searched > 0
+
+
+def test_paired_search_compares_every_move_on_common_worlds() -> None:
+    """Paired: each sampled world is played out after every card in hand (the seat's own
+    cards are in every sample), so every move has one reward per world."""
+    game = mazo.load_game("briscola", players=2)
+    state: Any = game.new_match(seed=5)
+    bot: Any = mazo.make_bot("hard", game, seed=2, iterations=30, paired=True)
+    bot.choose(state.observation(state.to_act))
+    moves = state.legal_actions()
+    assert len(moves) == 3
+    assert bot.last_worlds == [0b111] * 10
+    assert sorted(bot.last_paired) == moves
+    assert {len(r) for r in bot.last_paired.values()} == {10}
+    assert bot.last_iterations == 30
+
+
+class _End:
+    """An end state as the reward reads it: the deal's card points per side."""
+
+    def __init__(self, points: list[int]) -> None:
+        self.points = points
+
+    def finished_deal_points(self) -> list[int]:
+        return self.points
+
+
+@pytest.mark.parametrize(
+    ("players", "margin", "points", "expected"),
+    [
+        # (1 - margin) * won + margin * (0.5 + edge / 240)
+        (2, 0.5, [70, 50], [0.5 + 0.5 * (0.5 + 20 / 240), 0.5 * (0.5 - 20 / 240)]),
+        (2, 0.5, [60, 60], [0.5, 0.5]),
+        (2, 1.0, [120, 0], [1.0, 0.0]),
+        (2, 0.0, [61, 59], [1.0, 0.0]),
+        (4, 0.25, [41, 79], [0.25 * (0.5 - 38 / 240), 0.75 + 0.25 * (0.5 + 38 / 240)]),
+    ],
+)
+def test_search_reward_numbers(
+    players: int, margin: float, points: list[int], expected: list[float]
+) -> None:
+    game = mazo.load_game("briscola", players=players)
+    got = search_reward(game, margin)([0, 0], [0, 0], _End(points))  # type: ignore[arg-type]
+    assert got == pytest.approx(expected, abs=1e-12)
+
+
+def test_search_reward_reads_a_played_deal() -> None:
+    """A whole built deal played out: the reward comes from the card points each seat
+    took (counted here from its won cards with the rules' table)."""
+    game = mazo.load_game("briscola", players=2)
+    deck = build_deck(2, 1, {0: ["1O", "3O", "KO"], 1: ["2B", "4B", "5B"]}, "7O")
+    state: Any = game.new_match(deck=deck, dealer=1).stop_at_deal_end()
+    bots = [BriscolaHeuristic(game, 1), BriscolaHeuristic(game, 2)]
+    while not state.hand_over:
+        state = state.apply(bots[state.to_act].choose(state.observation(state.to_act)))
+    won = [card_points(state.won_cards(s)) for s in range(2)]
+    assert sum(won) == 120
+    assert state.finished_deal_points() == won
+    edge = won[0] - won[1]
+    result = 1.0 if edge > 0 else 0.5 if edge == 0 else 0.0
+    got = search_reward(game, 0.5)([0, 0], [0, 0], state)
+    assert got[0] == pytest.approx(0.5 * result + 0.5 * (0.5 + edge / 240))
+    assert got[1] == pytest.approx(0.5 * (1 - result) + 0.5 * (0.5 - edge / 240))
+
+
+def _value(state: Any, me: int) -> int:
+    """Brute force on engine states: ``me``'s card points less the other's at the end."""
+    if state.hand_over:
+        pts = state.finished_deal_points()
+        return int(pts[me] - pts[1 - me])
+    values = [_value(state.apply(a), me) for a in state.legal_actions()]
+    return max(values) if state.to_act == me else min(values)
+
+
+@pytest.mark.parametrize("stock", [0, 2])
+def test_rollouts_play_the_last_tricks_exactly(stock: int) -> None:
+    """On a search's own sample (marked to stop at the deal's end) with at most the last
+    two cards in the stock, the heuristic's rollout move is the perfect-information best,
+    hidden stock card included; off a search line it is the heuristic's own choice."""
+    game = mazo.load_game("briscola", players=2)
+    rng = Rng(7)
+    checked = 0
+    for m in range(10):
+        state: Any = game.new_match(seed=derive_seed(9, m)).stop_at_deal_end()
+        while state.observation(0)["stock_size"] > stock:
+            state = state.apply(rng.choice(state.legal_actions()))
+        for _ in range(m % 3):  # into the trick, or a trick further
+            state = state.apply(rng.choice(state.legal_actions()))
+        if state.hand_over or len(state.legal_actions()) < 2:
+            continue
+        me = state.to_act
+        best = max(_value(state.apply(a), me) for a in state.legal_actions())
+        chosen = BriscolaHeuristic(game, m).choose_state(state)
+        assert _value(state.apply(chosen), me) == best
+        checked += 1
+    assert checked >= 6
