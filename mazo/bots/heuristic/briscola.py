@@ -197,7 +197,9 @@ class _View:
     wins: tuple[tuple[bool, ...], ...]  # _WINS[trump]
     lead_best: int  # the card winning the trick so far (-1: none yet)
     lead_mine: bool  # whether my side holds it
-    after_info: list[tuple[int, int, bool]]  # per seat after me: known mask, hidden, partner
+    # Per seat after me: known mask, hidden count, partner, and the chance that it holds
+    # an unseen trump (the same for every card I may play).
+    after_info: list[tuple[int, int, bool, float]]
     n_trumps_unseen: int
     fade: float
     plain_fade: float  # fade * the weight of a plain card's strength
@@ -339,10 +341,13 @@ class _View:
             self.lead_best = -1
             self.lead_mine = False
         known, hidden = self.known, self.hidden
-        self.after_info = [
-            (known.get(s, 0), hidden.get(s, 0), side_of[s] == my_side) for s in self.after
-        ]
-        self.n_trumps_unseen = (self.unseen & SUIT_MASK[self.trump]).bit_count()
+        n_unseen = self.n_unseen
+        self.n_trumps_unseen = n_trumps = (self.unseen & SUIT_MASK[self.trump]).bit_count()
+        info = []
+        for s in self.after:
+            n = hidden.get(s, 0)
+            info.append((known.get(s, 0), n, side_of[s] == my_side, _holds(n_unseen, n, n_trumps)))
+        self.after_info = info
         self.fade = fade = 1.0 if self.stock > 0 else min(1.0, (len(self.hand) - 1) / 2.0)
         weight = PLAIN_PER_STRENGTH_HEADS_UP if self.k == 2 else PLAIN_PER_STRENGTH
         self.plain_fade = fade * weight
@@ -389,15 +394,12 @@ class _View:
         good_suit = (self.unseen & higher).bit_count()
         suit_damp = 1.0 if at_stake > 0 else 0.6
         trump_damp = min(1.0, 0.25 + at_stake / 10.0)
-        for known, hidden, partner in self.after_info:
+        for known, hidden, partner, holds_trump in self.after_info:
             # The chance that this seat takes the trick from ``best``.
             p_suit = 1.0 if known & higher else _holds(n_unseen, hidden, good_suit)
             p_trump = 0.0
             if plain:
-                if known & SUIT_MASK[trump]:
-                    p_trump = 1.0
-                else:
-                    p_trump = _holds(n_unseen, hidden, self.n_trumps_unseen)
+                p_trump = 1.0 if known & SUIT_MASK[trump] else holds_trump
                 # A trump is spent on a trick only when it carries points.
                 p_trump *= trump_damp
             # Overtaking in suit is cheap, but not worth it on a pointless trick.
@@ -584,6 +586,9 @@ def _three(
     """The leader's best in the last three tricks, three cards each, the stock empty,
     with :func:`_negamax`'s window (exact strictly inside it, else a bound)."""
     best = -_INF
+    twos = _TWO_MEMO[id(wins)]
+    if len(twos) > _MEMO_CAP:
+        twos.clear()
     for c in _CARDS.get(leader) or _cards(leader):
         row = wins[c]
         mine = leader & ~(1 << c)
@@ -592,8 +597,19 @@ def _three(
         for d in _CARDS.get(follower) or _cards(follower):
             pts = POINTS[c] + POINTS[d]
             theirs = follower & ~(1 << d)
-            # The trick's winner leads the last two.
-            value = -pts - _two(theirs, mine, wins) if row[d] else pts + _two(mine, theirs, wins)
+            # The trick's winner leads the last two (values remembered by the hands).
+            if row[d]:
+                key = theirs | mine << 40
+                two = twos.get(key)
+                if two is None:
+                    two = twos[key] = _two(theirs, mine, wins)
+                value = -pts - two
+            else:
+                key = mine | theirs << 40
+                two = twos.get(key)
+                if two is None:
+                    two = twos[key] = _two(mine, theirs, wins)
+                value = pts + two
             if value < worst:
                 worst = value
                 if worst <= floor:
@@ -604,6 +620,10 @@ def _three(
                 break  # fails high: a lower bound is enough
     return best
 
+
+# Per trump's _WINS table (by its id): the leader's value of two-card endings, keyed by
+# leader | follower << 40 (:func:`_two`).
+_TWO_MEMO: dict[int, dict[int, int]] = {id(wins): {} for wins in _WINS}
 
 _CARDS: dict[int, tuple[int, ...]] = {}
 
