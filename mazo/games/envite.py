@@ -68,7 +68,7 @@ Decisions where the rules file leaves room (see also docs/envite.md)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from operator import attrgetter
 from typing import Any
@@ -590,6 +590,12 @@ class EnviteGame(Game):
     def determinize(self, observation: Mapping[str, Any], rng: Rng) -> EnviteState:
         """A full state consistent with ``observation``; unseen cards dealt at random."""
         return _determinize(self, observation, rng)
+
+    def sampler(self, observation: Mapping[str, Any]) -> Callable[[Rng], EnviteState]:
+        """``determinize`` for many samples of one observation: read and replayed once,
+        then each sample deals the unseen cards with ints (the same state ``determinize``
+        gives for the same ``rng``)."""
+        return _sampler(self, observation)
 
     # -- helpers for front ends -------------------------------------------------------
 
@@ -1214,12 +1220,24 @@ def _deal_unseen(pool: list[int], needs: list[int], voids: list[int], rng: Rng) 
     """
     pool = list(pool)
     rng.shuffle(pool)
+    return _fill(pool, _slots(pool, needs, voids), voids, len(needs))
+
+
+def _slots(pool: list[int], needs: list[int], voids: list[int]) -> list[int]:
+    """The seats in the order :func:`_fill` gives them cards, one entry a card: the most
+    constrained first (fewest cards of ``pool`` outside its voids; a stable sort, so the
+    order does not depend on how ``pool`` is shuffled)."""
     order = sorted(
         (s for s in range(len(needs)) if needs[s]),
         key=lambda s: sum(1 for c in pool if not voids[s] >> c & 1),
     )
-    slots = [s for s in order for _ in range(needs[s])]
-    out = [0] * len(needs)
+    return [s for s in order for _ in range(needs[s])]
+
+
+def _fill(pool: list[int], slots: list[int], voids: list[int], n: int) -> list[int]:
+    """Per seat, the cards of the shuffled ``pool`` the depth-first search gives it: each
+    slot takes the first card left that is outside its seat's voids."""
+    out = [0] * n
     used = [False] * len(pool)
 
     def fill(i: int, first: int) -> bool:
@@ -1245,73 +1263,243 @@ def _deal_unseen(pool: list[int], needs: list[int], voids: list[int], rng: Rng) 
     return out
 
 
+class _Reading:
+    """What an observation says about its deal, read once (:func:`_read`): the cards each
+    seat is known to have been dealt, the unseen ones and who lacks which (§7), and the
+    deal's actions as ids, ready to be replayed on any pack that fits."""
+
+    __slots__ = (
+        "actions",
+        "dealer",
+        "ended",
+        "games",
+        "hand_over",
+        "needs",
+        "number",
+        "prev",
+        "scores",
+        "start",
+        "unseen",
+        "vira",
+        "voids",
+    )
+
+    dealer: int
+    number: int
+    scores: Any
+    games: tuple[int, ...]
+    vira: int
+    start: list[int]  # per seat, the cards it was dealt that the observation shows
+    unseen: list[int]  # the cards nobody is seen to hold, ascending
+    needs: list[int]  # per seat, how many of its three cards are unseen
+    voids: list[int]  # per seat, the cards its unseen ones cannot be
+    prev: Any  # the log node of the last deal's end, if the observation shows one
+    actions: list[tuple[int, int]]  # (seat, action id) of the deal's visible actions
+    hand_over: bool
+    ended: bool  # the log holds the deal's end (a finished match's last deal)
+
+
+_REPLAYED = ("play", "envio", "accept", "fold", "raise", "tumbo_play", "tumbo_decline")
+
+
+def _read(game: EnviteGame, obs: Mapping[str, Any]) -> _Reading:
+    """Read an observation for :func:`_determinize` and :func:`_sampler` (KeyError,
+    InvalidActionError... on bad input: the callers say it is not an observation)."""
+    r = _Reading()
+    seat = game.observer(obs)
+    n = game.players
+    parse = DECK.parse
+    log = obs["deal_log"]
+    deal = log[0]
+    if deal["type"] != "deal":
+        raise RulesError("the observation's deal_log does not start with its deal")
+    r.dealer = deal["dealer"]
+    r.number = deal["deal"]
+    r.scores = deal["scores"]
+    r.games = tuple(deal["games"])
+    r.vira = parse(deal["vira"])
+    start = [0] * n
+    seen = 1 << r.vira
+    for e in log:
+        if e["type"] == "play":
+            start[e["seat"]] |= 1 << parse(e["card"])
+        elif e["type"] == "renuncio" and e["offence"] == "follow":
+            start[e["seat"]] |= 1 << parse(e["action"])  # shown, never placed
+        elif e["type"] == "hand_end" and e["detail"].get("revealed"):
+            # Shown at the deal's end (reveal_at_deal_end): seen only once the match
+            # is over, as a new deal starts a new log.
+            for s, cards in enumerate(e["detail"]["revealed"]):
+                for c in cards:
+                    start[s] |= 1 << parse(c)
+    if seat is not None:
+        for c in obs["hand"]:
+            start[seat] |= 1 << parse(c)
+    for shown in obs["shown_hands"]:
+        for c in shown["cards"]:
+            start[shown["seat"]] |= 1 << parse(c)
+    for mask in start:
+        seen |= mask
+    r.start = start
+    r.unseen = [c for c in range(NUM_CARDS) if not seen >> c & 1]
+    r.needs = [3 - mask.bit_count() for mask in start]
+    r.voids = _voids(game, log)
+    r.prev = None
+    last = obs["last_deal"]
+    if last is not None:
+        r.prev = (None, _K_END, tuple(last["points"]), fresh(last["detail"]))
+    actions: list[tuple[int, int]] = []
+    r.ended = False
+    for e in log[1:]:
+        kind = e["type"]
+        if kind in ("renuncio", "hand_end"):
+            r.ended = True
+        if kind in _REPLAYED:
+            text = e["card"] if kind == "play" else kind
+        elif kind == "signal":
+            text = "signal " + e["kind"]
+        elif kind == "consult":
+            text = "consult " + e["intent"]
+        elif kind == "renuncio":
+            text = e["action"]
+        else:
+            continue
+        actions.append((e["seat"], game.string_to_action(text)))
+    r.actions = actions
+    r.hand_over = bool(obs["hand_over"])
+    return r
+
+
+def _replayed(game: EnviteGame, r: _Reading, dealt: list[int], seed: int) -> EnviteState:
+    """The state of a reading with the unseen cards ``dealt`` (per seat): the deal's pack
+    (the hands from the eldest, the vira, the undealt rest in card order), then its
+    actions replayed."""
+    n = game.players
+    start = [r.start[s] | dealt[s] for s in range(n)]
+    given = 0
+    for mask in dealt:
+        given |= mask
+    pack: list[int] = []
+    for k in range(n):
+        pack.extend(iter_bits(start[(r.dealer + 1 + k) % n]))
+    pack.append(r.vira)
+    pack.extend(c for c in r.unseen if not given >> c & 1)
+    d = _Deal.begin(r.number, r.dealer, r.scores, seed, (tuple(pack),))
+    d.games = r.games
+    state = _start_deal(game, d, r.prev)
+    for seat, action in r.actions:
+        state = state.apply(action, seat=seat)
+    # A teammate's message this seat did not see may have cleared the flag.
+    state._m = state._m & ~HAND_OVER | (HAND_OVER if r.hand_over else 0)
+    return state
+
+
+_NOT_OBSERVATION = (KeyError, TypeError, IndexError, InvalidActionError, IllegalActionError)
+
+
 def _determinize(game: EnviteGame, obs: Mapping[str, Any], rng: Rng) -> EnviteState:
     """Rebuild a full state from an observation: the seen cards where they were seen,
     the unseen ones dealt at random, then the deal's visible actions replayed."""
     try:
-        seat = game.observer(obs)
-        n = game.players
-        parse = DECK.parse
-        log = obs["deal_log"]
-        deal = log[0]
-        if deal["type"] != "deal":
-            raise RulesError("the observation's deal_log does not start with its deal")
-        dealer = deal["dealer"]
-        start = [0] * n
-        seen = 1 << parse(deal["vira"])
-        for e in log:
-            if e["type"] == "play":
-                start[e["seat"]] |= 1 << parse(e["card"])
-            elif e["type"] == "renuncio" and e["offence"] == "follow":
-                start[e["seat"]] |= 1 << parse(e["action"])  # shown, never placed
-            elif e["type"] == "hand_end" and e["detail"].get("revealed"):
-                # Shown at the deal's end (reveal_at_deal_end): seen only once the match
-                # is over, as a new deal starts a new log.
-                for s, cards in enumerate(e["detail"]["revealed"]):
-                    for c in cards:
-                        start[s] |= 1 << parse(c)
-        if seat is not None:
-            for c in obs["hand"]:
-                start[seat] |= 1 << parse(c)
-        for shown in obs["shown_hands"]:
-            for c in shown["cards"]:
-                start[shown["seat"]] |= 1 << parse(c)
-        for mask in start:
-            seen |= mask
-        unseen = [c for c in range(NUM_CARDS) if not seen >> c & 1]
-        needs = [3 - mask.bit_count() for mask in start]
-        dealt = _deal_unseen(unseen, needs, _voids(game, log), rng)
-        for s in range(n):
-            start[s] |= dealt[s]
-            for c in iter_bits(dealt[s]):
-                unseen.remove(c)
-        pack: list[int] = []
-        for k in range(n):
-            pack.extend(iter_bits(start[(dealer + 1 + k) % n]))
-        pack.append(parse(deal["vira"]))
-        pack.extend(unseen)
-        prev: Any = None
-        last = obs["last_deal"]
-        if last is not None:
-            prev = (None, _K_END, tuple(last["points"]), fresh(last["detail"]))
-        d = _Deal.begin(deal["deal"], dealer, deal["scores"], rng.next64(), (tuple(pack),))
-        d.games = tuple(deal["games"])
-        state = _start_deal(game, d, prev)
-        for e in log[1:]:
-            kind = e["type"]
-            if kind in ("play", "envio", "accept", "fold", "raise", "tumbo_play", "tumbo_decline"):
-                action = e["card"] if kind == "play" else kind
-            elif kind == "signal":
-                action = "signal " + e["kind"]
-            elif kind == "consult":
-                action = "consult " + e["intent"]
-            elif kind == "renuncio":
-                action = e["action"]
-            else:
-                continue
-            state = state.apply(action, seat=e["seat"])
-        # A teammate's message this seat did not see may have cleared the flag.
-        state._m = state._m & ~HAND_OVER | (HAND_OVER if obs["hand_over"] else 0)
-        return state
-    except (KeyError, TypeError, IndexError, InvalidActionError, IllegalActionError) as err:
+        r = _read(game, obs)
+        dealt = _deal_unseen(r.unseen, r.needs, r.voids, rng)
+        return _replayed(game, r, dealt, rng.next64())
+    except _NOT_OBSERVATION as err:
         raise RulesError(f"not an Envite observation this game can determinize: {err!r}") from None
+
+
+def _sampler(game: EnviteGame, obs: Mapping[str, Any]) -> Callable[[Rng], EnviteState]:
+    """:func:`_determinize` for many samples of one observation: the observation is read
+    and its deal replayed once, on one fitting pack (the template); a sample then shuffles
+    the unseen cards with ints, deals them as the depth-first search of
+    :func:`_deal_unseen` does, and puts its pack and hands into a copy of the template.
+    Everything else in a state (the trick, tricks won, bets, messages, the log's public
+    nodes) is the same for every pack that fits: the replay's legality follows from the
+    voids every sample respects.  The same ``rng`` gives the very state ``determinize``
+    gives (same draws, same pack, same seed).  A deal whose log has already ended (a
+    finished match) is sampled by ``determinize`` itself."""
+    try:
+        r = _read(game, obs)
+        unseen = r.unseen
+        slots = _slots(unseen, r.needs, r.voids)
+        voids = r.voids
+        n = game.players
+        template = _replayed(game, r, _fill(list(unseen), slots, voids, n), 0)
+    except _NOT_OBSERVATION as err:
+        raise RulesError(f"not an Envite observation this game can determinize: {err!r}") from None
+    td = template._d
+    chain: list[tuple[Any, ...]] = []
+    node = template._ev
+    while node[1] != _K_DEAL:
+        chain.append(node[1:])
+        node = node[0]
+    if r.ended or node[2] is not td or any(item[0] == _K_END for item in chain):
+        # A deal already over (the match's last): the slow way.  A renuncio's replay
+        # depends on the offender's hidden cards (did it hold a card to follow?).
+        return lambda rng: _determinize(game, obs, rng)
+    chain.reverse()
+    prev = node[0]
+    removed = td.start ^ template._h  # the cards played, the same in every sample
+    known = 0
+    for s in range(n):
+        known |= r.start[s] << 40 * s
+    # Seats whose voids leave every unseen card possible take the next cards of the
+    # shuffled pool: the search gives them that, without trying.
+    unseen_mask = 0
+    for c in unseen:
+        unseen_mask |= 1 << c
+    free = all(not voids[s] & unseen_mask for s in slots)
+    fills: list[tuple[int, int]] = []  # (bit offset of the seat's hand, cards to deal)
+    for s in slots:
+        if fills and fills[-1][0] == 40 * s:
+            fills[-1] = (40 * s, fills[-1][1] + 1)
+        else:
+            fills.append((40 * s, 1))
+    first = tuple((r.dealer + 1 + k) % n * 40 for k in range(n))
+    vira = (r.vira,)
+    bet, trick, lead, tw = template._bet, template._trick, template._lead, template._tw
+    said, mode, to_act = template._said, template._m, template.to_act
+
+    def sample(rng: Rng) -> EnviteState:
+        pool = unseen[:]
+        rng.shuffle(pool)
+        hands = known
+        if free:
+            i = 0
+            for off, need in fills:
+                for c in pool[i : i + need]:
+                    hands |= 1 << (off + c)
+                i += need
+            rest = sorted(pool[i:])
+        else:
+            dealt = _fill(pool, slots, voids, n)
+            given = 0
+            for s, mask in enumerate(dealt):
+                hands |= mask << 40 * s
+                given |= mask
+            rest = [c for c in unseen if not given >> c & 1]
+        pack: list[int] = []
+        for off in first:
+            pack.extend(iter_bits(hands >> off & _FULL))
+        d = td.copy()
+        d.seed = rng.next64()
+        d.deck = (*pack, *vira, *rest)
+        d.start = hands
+        ev: Any = (prev, _K_DEAL, d)
+        for item in chain:
+            ev = (ev, *item)
+        new = _new_state(EnviteState)
+        new._g = game
+        new._d = d
+        new._h = hands & ~removed
+        new._trick = trick
+        new._lead = lead
+        new._tw = tw
+        new._said = said
+        new._legal = None
+        new._m = mode
+        new.to_act = to_act
+        new._ev = ev
+        new._bet = bet
+        return new
+
+    return sample
