@@ -403,7 +403,8 @@ class ISMCTSBot:
             self.readers = self._heuristics()
         # Parsed action strings and card codes of the records infer replays.
         self._ids: dict[str, int] = {}
-        self._cards: dict[str, int] = {}
+        # The deal's setup as the samples' records give it (infer; once per search).
+        self._infer_setup: list[Any] | None = None
         self.last_rejected = 0  # samples the last search threw away (infer)
         # Per seat, the rollout policy as ``state -> action`` (set for each search).
         self.choosers: list[Callable[[State], int]] = []
@@ -464,6 +465,7 @@ class ISMCTSBot:
         if self.policies is not None:
             self.choosers = self._rollout_choosers()
         self.last_rejected = 0
+        self._infer_setup = None
         rng = Rng(self.random.getrandbits(64))
         if self.paired:
             return self._choose_paired(observation, determinize, rng, seat, moves, hint, deadline)
@@ -542,37 +544,46 @@ class ISMCTSBot:
 
     def _bets_agree(self, sample: State, me: int) -> bool:
         """Replay the sample's deal from its pack: does the heuristic, in each other
-        seat's place, make the bets (and answers, vega...) that seat made?"""
+        seat's place, make the bets (and answers, vega...) that seat made?  The replay
+        stops after the last move it reads (the card plays after it change nothing)."""
         readers = self.readers
         assert readers is not None
-        record = sample.record()
-        deals = record["deals"]
-        if len(deals) != 1:
+        walk: Callable[[], Any] | None = getattr(sample, "_recorded", None)
+        if walk is None:
+            return True  # not a match state with a log to replay: nothing is read
+        items = list(walk())
+        if not items or len(items) - 1 != sum(1 for i in items if type(i) is tuple):
             return True  # a sample holds its deal alone; anything else is not read
+        deal, steps = items[0], items[1:]
         game = self.game
         below = self.read_from
         talk = self.talk
         signing = self.signing_readers
         side_of = self.side_of
         side = side_of[me]
-        signed: set[int] = set()  # partners who signed: the signing heuristic models them
         ids = self._ids
+        actions = []
+        last = -1
+        for index, (seat, text) in enumerate(steps):
+            action = ids.get(text)
+            if action is None:
+                action = ids[text] = game.string_to_action(text)
+            actions.append(action)
+            if seat != me and (action >= below or (signing is not None and action in talk)):
+                last = index
+        if last < 0:
+            return True  # nobody else has made a move that is read
+        if self._infer_setup is None:
+            self._infer_setup = [sample.record().get("setup")]
+        setup = self._infer_setup[0]
+        signed: set[int] = set()  # partners who signed: the signing heuristic models them
         try:
-            deck = []
-            for code in deals[0]["deck"]:
-                card = self._cards.get(code)
-                if card is None:
-                    card = self._cards[code] = game.info.deck.parse(code)
-                deck.append(card)
             state = game.new_match(
-                seed=0, decks=[deck], dealer=deals[0]["dealer"], setup=record.get("setup")
+                seed=0, decks=[list(deal.deck)], dealer=deal.facts.dealer, setup=setup
             )
-            for step in record["actions"]:
-                seat = step["seat"]
-                text = step["action"]
-                action = ids.get(text)
-                if action is None:
-                    action = ids[text] = game.string_to_action(text)
+            for index in range(last + 1):
+                seat, text = steps[index]
+                action = actions[index]
                 if seat != me:
                     reader: Bot | None = None
                     if action in talk:
