@@ -527,6 +527,11 @@ def test_fast_heuristic_playouts_search_as_observing_ones(
     cls = module_for(game).Heuristic  # type: ignore[union-attr]
     if not hasattr(cls, "choose_state"):
         pytest.skip(f"{name}'s heuristic has no choose_state yet")
+    if name == "briscola" and game.players == 2:
+        # On a search's own samples two-player Briscola's rollouts play the last tricks
+        # exactly from the sample's hidden cards (tests/bots/test_search_briscola.py),
+        # where the observation cannot: the two paths differ there by design.
+        pytest.skip("two-player Briscola rollouts play the last tricks exactly")
     positions = _search_positions(game, 5, 11)
     fast = _level_choices(game, positions)
     monkeypatch.delattr(cls, "choose_state")
