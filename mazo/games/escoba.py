@@ -42,7 +42,7 @@ Decisions where the rules file leaves room (see also docs/escoba.md)
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from operator import attrgetter
 from typing import Any
 
@@ -217,6 +217,25 @@ def _table_subsets(table_mask: int) -> dict[int, list[int]]:
     return by_sum
 
 
+# The capture ids of one card from one table, sorted (empty: the card can only be laid),
+# by ``table_mask << 6 | card``; emptied when it holds this many entries.
+_CARD_ACTIONS: dict[int, tuple[int, ...]] = {}
+_CARD_ACTIONS_LIMIT = 200_000
+
+
+def _card_actions(table_mask: int, card: int) -> tuple[int, ...]:
+    """The sorted capture ids of ``card`` from the table ``table_mask`` (memoized)."""
+    sets = _table_subsets(table_mask).get(15 - VALUE[card])
+    ids: tuple[int, ...] = ()
+    if sets:
+        card_ids = _CAPTURE_IDS[card]
+        ids = tuple(sorted(card_ids[m] for m in sets))
+    if len(_CARD_ACTIONS) >= _CARD_ACTIONS_LIMIT:
+        _CARD_ACTIONS.clear()
+    _CARD_ACTIONS[table_mask << 6 | card] = ids
+    return ids
+
+
 # -- the game -------------------------------------------------------------------------------
 
 
@@ -310,6 +329,12 @@ class EscobaGame(Game):
         # before anything else built it; its first capture then raised IndexError.
         _capture_table()
         return _determinize(self, observation, rng)
+
+    def sampler(self, observation: Mapping[str, Any]) -> Callable[[Rng], EscobaState]:
+        """``determinize`` for many samples of one observation: read it once (the same
+        samples, draw for draw)."""
+        _capture_table()
+        return _sampler(self, observation)
 
 
 def _deal_targets(game: EscobaGame, dealer: int) -> list[int]:
@@ -460,21 +485,27 @@ class EscobaState(EventLogState):
         return list(legal)
 
     def _compute_legal(self, seat: int) -> list[int]:
-        ids = _CAPTURE_IDS
+        # A card's capture ids all come before the next card's (the table numbers them
+        # card by card), so the hand's cards in order, each card's ids sorted, are sorted.
         table_mask = 0
         for c in self._table:
             table_mask |= 1 << c
-        subsets = _table_subsets(table_mask)
+        memo = _CARD_ACTIONS
+        key = table_mask << 6
         out: list[int] = []
         captures: list[int] = []
-        for card in iter_bits(self._h >> _OFF[seat] & _FULL):
-            sets = subsets.get(15 - VALUE[card])
-            if sets:
-                card_ids = ids[card]
-                captures.extend(card_ids[m] for m in sets)
+        hand = self._h >> _OFF[seat] & _FULL
+        while hand:
+            low = hand & -hand
+            card = low.bit_length() - 1
+            hand ^= low
+            ids = memo.get(key | card)
+            if ids is None:
+                ids = _card_actions(table_mask, card)
+            if ids:
+                captures.extend(ids)
             else:
                 out.append(card)
-        captures.sort()
         out.extend(captures)
         return out
 
@@ -496,9 +527,14 @@ class EscobaState(EventLogState):
             raise IllegalActionError(self._why_illegal(a, to_act, legal))
         return self._play(to_act, a)
 
-    # Search's fast path is ``apply`` itself (legal input costs it nothing extra); the
-    # alias saves the base class's extra call per move.
-    apply_unchecked = apply
+    def apply_unchecked(self, action: int | str, seat: int | None = None) -> EscobaState:
+        """Search's fast path: an action id from ``legal_actions()`` of the seat to act,
+        played without the check (so the legal actions are not listed for it); anything
+        else goes through :meth:`apply`."""
+        to_act = self.to_act
+        if type(action) is not int or to_act is None or seat not in (None, to_act):
+            return self.apply(action, seat)
+        return self._play(to_act, action)
 
     def _name(self, a: int) -> str:
         return self._g.action_to_string(a)  # an id out of range raises, saying the range
@@ -842,6 +878,14 @@ def _observe(state: EscobaState, seat: int | None) -> JSON:
 
 def _determinize(game: EscobaGame, obs: Mapping[str, Any], rng: Rng) -> EscobaState:
     """Rebuild a full state from an observation, dealing the unseen cards at random."""
+    return _sampler(game, obs)(rng)
+
+
+def _sampler(game: EscobaGame, obs: Mapping[str, Any]) -> Callable[[Rng], EscobaState]:
+    """Read the observation once; the returned function deals its unseen cards at random
+    (a search samples thousands of times from one observation): each sample draws from
+    ``rng`` what :func:`_determinize` always drew, a shuffle of the unseen cards (ascending
+    first) dealt to the hands in seat order, the rest the stock, then the hand's seed."""
     try:
         seat = game.observer(obs)
         n = game.players
@@ -861,26 +905,22 @@ def _determinize(game: EscobaGame, obs: Mapping[str, Any], rng: Rng) -> EscobaSt
                 piles |= 1 << (_OFF[side] + parse(c))
                 seen |= 1 << parse(c)
         unseen = [c for c in range(NUM_CARDS) if not seen >> c & 1]
-        rng.shuffle(unseen)
-        for s in range(n):
-            need = obs["hand_sizes"][s] - hands[s].bit_count()
-            for _ in range(need):
-                hands[s] |= 1 << unseen.pop()
-        if len(unseen) != obs["stock_size"]:
+        sizes = obs["hand_sizes"]
+        needs = [(_OFF[s], sizes[s] - hands[s].bit_count()) for s in range(n)]
+        stock = len(unseen) - sum(k for _o, k in needs)
+        if min(k for _o, k in needs) < 0 or stock != obs["stock_size"]:
             raise RulesError("observation is inconsistent: unseen cards do not match the stock")
-        hd = _Hand.begin(obs["hand_number"], obs["dealer"], obs["scores"], rng.next64(), ())
-        # Only the stock's place in the pack matters from here on: put it at the end.
-        hd.deck = tuple(range(NUM_CARDS - len(unseen))) + tuple(unseen)
-        packed = 0
+        needs = [(o, k) for o, k in needs if k]
+        known = 0
         for s in range(n):
-            packed |= hands[s] << _OFF[s]
+            known |= hands[s] << _OFF[s]
+        sp = NUM_CARDS - stock
+        front = tuple(range(sp))
+        number, dealer, scores = obs["hand_number"], obs["dealer"], obs["scores"]
         mode = (OVER if obs["match_over"] else PLAY) | (_HAND_OVER if obs["hand_over"] else 0)
-        state = EscobaState._made(game, hd, packed, mode, obs["to_act"], None)
-        state._table = table
-        state._sp = NUM_CARDS - len(unseen)
-        state._piles = piles
-        state._esc = tuple(obs["escobas"])
-        state._marks = tuple(
+        to_act = obs["to_act"]
+        esc = tuple(obs["escobas"])
+        marks = tuple(
             (
                 m["seat"],
                 None if m["card"] == "deal" else parse(m["card"]),
@@ -888,25 +928,49 @@ def _determinize(game: EscobaGame, obs: Mapping[str, Any], rng: Rng) -> EscobaSt
             )
             for m in obs["escoba_markers"]
         )
-        state._last = obs["last_capturer"]
-        state._round = obs["round"]
-        ev: Any = None
+        last = obs["last_capturer"]
+        rnd = obs["round"]
+        before: Any = None
         if obs["last_hand"] is not None:
             # Keep the previous hand's breakdown: the observation shows it.
-            last = obs["last_hand"]
-            ev = (ev, "hand_end", fresh(last["points"]), fresh(last["detail"]))
-        ev = (ev, "deal", hd)
-        for h in obs["history"]:
-            ev = (
-                ev,
-                "play",
+            prev = obs["last_hand"]
+            before = (before, "hand_end", fresh(prev["points"]), fresh(prev["detail"]))
+        plays = tuple(
+            (
                 h["seat"],
                 parse(h["card"]),
                 sum(1 << parse(c) for c in h["captured"]),
                 h["escoba"],
             )
+            for h in obs["history"]
+        )
+    except (KeyError, TypeError, IndexError, InvalidActionError) as err:
+        raise RulesError(f"not an Escoba observation this game can determinize: {err!r}") from None
+
+    def sample(rng: Rng) -> EscobaState:
+        cards = list(unseen)
+        rng.shuffle(cards)
+        packed = known
+        pop = cards.pop
+        for off, need in needs:
+            for _ in range(need):
+                packed |= 1 << off + pop()
+        hd = _Hand.begin(number, dealer, scores, rng.next64(), ())
+        # Only the stock's place in the pack matters from here on: put it at the end.
+        hd.deck = front + tuple(cards)
+        state = EscobaState._made(game, hd, packed, mode, to_act, None)
+        state._table = table
+        state._sp = sp
+        state._piles = piles
+        state._esc = esc
+        state._marks = marks
+        state._last = last
+        state._round = rnd
+        ev: Any = (before, "deal", hd)
+        for s, card, taken, escoba in plays:
+            ev = (ev, "play", s, card, taken, escoba)
         state._ev = ev
         state._legal = None
         return state
-    except (KeyError, TypeError, IndexError, InvalidActionError) as err:
-        raise RulesError(f"not an Escoba observation this game can determinize: {err!r}") from None
+
+    return sample

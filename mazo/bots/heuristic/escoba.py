@@ -51,7 +51,7 @@ emptied first).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from math import comb
 from typing import Any
 
@@ -61,7 +61,18 @@ from mazo.core.cards import LATIN_40
 from mazo.core.errors import RulesError
 from mazo.core.game import Game, State
 from mazo.core.rng import Rng
-from mazo.games.escoba import EscobaState, _capture_table
+from mazo.games.escoba import (
+    _CAPTURE_IDS,
+    _PRIME_CLASS_MASKS,
+    VALUE,
+    EscobaState,
+    _capture_table,
+    _score_hand,
+    _table_subsets,
+)
+from mazo.games.escoba import (
+    _OROS as _OROS_MASK,
+)
 
 __all__ = ["EscobaHeuristic", "card_value"]
 
@@ -494,6 +505,8 @@ class EscobaHeuristic:
         self.kind = self.sides << 2 | self.method_index  # the low bits of _PILES's keys
         self.counting = method in ("seed_counts", "sevens_only")
         self._captures = _capture_table()[0]  # capture id - 40 -> (card, mask taken)
+        # Rollouts only: exact play of a two-player sample's last round (see _Ending).
+        self._ending = _Ending.of(game) if game.players == 2 else None
 
     # -- the two front doors ---------------------------------------------------------
 
@@ -552,6 +565,8 @@ class EscobaHeuristic:
             return legal[0]
         if not isinstance(state, EscobaState):
             raise RulesError(f"this bot plays escoba, not {state!r}")
+        if self._ending is not None and state._sp >= 40 and state._g.stops_at_deal_end:
+            return self._ending.best(state, seat)
         return self._decide(self._of_state(state, seat), legal)
 
     def _decide(self, view: _View, legal: list[int]) -> int:
@@ -605,9 +620,202 @@ class EscobaHeuristic:
         return f"EscobaHeuristic({self.game!r})"
 
 
+# -- rollouts: exact play of a sample's last round -----------------------------------
+
+
+class _Ending:
+    """Exact play of a two-player hand's last round (the stock dealt): every card left is
+    in the two hands or on the table, so the position is perfect information for both
+    players (the seat's own observation pins it down, as :mod:`mazo.bots.solver` says).
+    Each seat plays for the best difference of the hand's points (the hand won first,
+    then by as much as it can; with two sides one follows from the other), the first
+    such move in the legal order.
+
+    For search rollouts only (:meth:`EscobaHeuristic.choose_state` on a search's sample,
+    marked ``stop_at_deal_end``): ``normal`` plays its rules of thumb to the end, and
+    the search's own last-round moves are the solver's, so rollouts that end as the
+    search itself would end the hand price its earlier moves better.
+
+    A minimax over ints (hands, table and piles as masks) memoized per game config: the
+    positions by their masks, the hand's points by the two piles.
+    """
+
+    __slots__ = ("escoba_last", "fast", "game", "points", "positions")
+
+    def __init__(self, game: Game) -> None:
+        opts = game.options
+        self.game = game
+        self.escoba_last: bool = opts["escoba_on_final_play_counts"]
+        plain = not (
+            opts["bonus_all_sevens"] or opts["bonus_all_oros"] or opts["bonus_cards_over_30"]
+        )
+        method = opts["prime_method"]
+        # The prime classes the majority compares in turn, where scoring is this simple.
+        self.fast: tuple[int, ...] | None = None
+        if plain and method == "seed_counts":
+            self.fast = _PRIME_CLASS_MASKS
+        elif plain and method == "sevens_only":
+            self.fast = _PRIME_CLASS_MASKS[:1]
+        self.positions: dict[int, int] = {}  # position key -> side 0's best margin
+        self.points: dict[int, int] = {}  # p0 << 40 | p1 -> side 0's margin (no escobas)
+
+    @classmethod
+    def of(cls, game: Game) -> _Ending:
+        """The one instance (and memos) for ``game``'s rules options."""
+        key = tuple(sorted((k, v) for k, v in game.options.items() if k != "first_dealer"))
+        found = _ENDINGS.get(key)
+        if found is None:
+            found = _ENDINGS[key] = cls(game)
+        return found
+
+    def best(self, state: EscobaState, seat: int) -> int:
+        """The exact move of ``seat`` (to act in ``state``'s last round)."""
+        h = state._h
+        table = 0
+        for c in state._table:
+            table |= 1 << c
+        hands = [h & _FULL, h >> 40 & _FULL]
+        piles = state._piles
+        p0 = piles & _FULL
+        p1 = piles >> 40 & _FULL
+        e0, e1 = state._esc
+        last = -1 if state._last is None else state._last
+        best_move = (-1, 0)
+        best = 0
+        sign = 1 if seat == 0 else -1
+        for card, taken, child in self._children(hands, table, p0, p1, e0, e1, last, seat):
+            value = sign * self._value(*child)
+            if best_move[0] < 0 or value > best:
+                best, best_move = value, (card, taken)
+        card, taken = best_move
+        return card if not taken else _CAPTURE_IDS[card][taken]
+
+    def _children(
+        self, hands: list[int], table: int, p0: int, p1: int, e0: int, e1: int, last: int, seat: int
+    ) -> list[tuple[int, int, tuple[int, int, int, int, int, int, int, int, int]]]:
+        """Each move of ``seat`` (card, mask taken) in legal order, with the position
+        after it: (h0, h1, table, p0, p1, e0, e1, last capturer or -1, seat to act)."""
+        out = []
+        mine = hands[seat]
+        other = hands[1 - seat]
+        subsets = _table_subsets(table)
+        cards = mine
+        while cards:
+            low = cards & -cards
+            cards ^= low
+            card = low.bit_length() - 1
+            rest = mine ^ low
+            h0, h1 = (rest, other) if seat == 0 else (other, rest)
+            sets = subsets.get(15 - VALUE[card])
+            if not sets:
+                out.append((card, 0, (h0, h1, table | low, p0, p1, e0, e1, last, 1 - seat)))
+                continue
+            for taken in sorted(sets, key=_CAPTURE_IDS[card].__getitem__):
+                left = table & ~taken
+                gain = taken | low
+                escoba = not left and (self.escoba_last or bool(rest | other))
+                if seat == 0:
+                    child = (h0, h1, left, p0 | gain, p1, e0 + escoba, e1, 0, 1)
+                else:
+                    child = (h0, h1, left, p0, p1 | gain, e0, e1 + escoba, 1, 0)
+                out.append((card, taken, child))
+        return out
+
+    def _value(
+        self, h0: int, h1: int, table: int, p0: int, p1: int, e0: int, e1: int, last: int, seat: int
+    ) -> int:
+        """Side 0's points less side 1's at the hand's end, both playing their best."""
+        if not h0 and not h1:
+            if last == 0:
+                p0 |= table
+            elif last == 1:
+                p1 |= table
+            return self._points(p0, p1) + e0 - e1
+        key = h0 | h1 << 40 | table << 80 | p0 << 120 | (last + 1) << 160 | seat << 162
+        key |= e0 << 163 | e1 << 170
+        found = self.positions.get(key)
+        if found is not None:
+            return found
+        values = [
+            self._value(*child)
+            for _c, _t, child in self._children([h0, h1], table, p0, p1, e0, e1, last, seat)
+        ]
+        value = max(values) if seat == 0 else min(values)
+        if len(self.positions) >= _ENDING_LIMIT:
+            self.positions.clear()
+        self.positions[key] = value
+        return value
+
+    def _points(self, p0: int, p1: int) -> int:
+        """Side 0's points less side 1's for these piles, escobas aside."""
+        key = p0 << 40 | p1
+        found = self.points.get(key)
+        if found is not None:
+            return found
+        fast = self.fast
+        if fast is None:
+            totals, _detail = _score_hand(self.game, [p0, p1], (0, 0))  # type: ignore[arg-type]
+            diff = totals[0] - totals[1]
+        else:
+            c0, c1 = p0.bit_count(), p1.bit_count()
+            diff = (c0 > c1) - (c0 < c1)
+            o0, o1 = (p0 & _OROS_MASK).bit_count(), (p1 & _OROS_MASK).bit_count()
+            diff += (o0 > o1) - (o0 < o1)
+            diff += (p0 >> _VELO_ID & 1) - (p1 >> _VELO_ID & 1)
+            for m in fast:
+                a, b = (p0 & m).bit_count(), (p1 & m).bit_count()
+                if a != b:
+                    diff += 1 if a > b else -1
+                    break
+        if len(self.points) >= _ENDING_LIMIT:
+            self.points.clear()
+        self.points[key] = diff
+        return diff
+
+
+_VELO_ID = _ID[VELO]
+_ENDINGS: dict[tuple[tuple[str, Any], ...], _Ending] = {}  # per rules options
+_ENDING_LIMIT = 200_000  # entries in either memo of _Ending before it is emptied
+
+
 # -- hooks read through the registry (mazo.bots.heuristic) ----------------------------
 
 Heuristic = EscobaHeuristic
+
+
+# The search levels' settings on top of levels.py's flat heuristic search (ISMCTS options).
+SEARCH_PRESET: dict[str, Any] = {"paired": True, "reward": "game"}
+
+# Hand points margin that counts as a whole reward's swing in search_reward (hands are
+# rarely won by more than 6).
+HAND_SPAN = 8
+
+
+def search_reward(
+    game: Game, margin: float
+) -> Callable[[list[int], list[int], State], list[float]]:
+    """Each side's reward for a search line (ISMCTS ``reward=game``): the hand won (1, a
+    tie 0.5, lost 0: more points this hand than the best other side), blended with the
+    hand's points margin linearly: ``(1 - margin) * won + margin * (0.5 + edge / 16)``,
+    clipped to [0, 1], ``edge`` the side's points this hand less the best other side's.
+    A line that ends the match counts the match instead: 1 won, 0 lost."""
+    sides = game.sides
+    keep = 1.0 - margin
+    scale = 2.0 * HAND_SPAN
+
+    def reward(scores: list[int], games: list[int], end: State) -> list[float]:
+        if end.match_over:
+            winner = end.winner
+            return [0.5 if winner is None else float(winner == s) for s in range(sides)]
+        gained = [b - a for a, b in zip(scores, end.scores, strict=True)]
+        out = []
+        for side in range(sides):
+            edge = gained[side] - max(g for s, g in enumerate(gained) if s != side)
+            won = 1.0 if edge > 0 else 0.5 if edge == 0 else 0.0
+            out.append(keep * won + margin * min(1.0, max(0.0, 0.5 + edge / scale)))
+        return out
+
+    return reward
 
 
 # The solver's test (mazo.bots.solver.perfect_information), mirroring determinize.

@@ -1,0 +1,150 @@
+"""Escoba's search levels: the preset (paired common worlds, the game's own reward) plays
+legal moves at every player count, ``search_reward``'s numbers on an end state built card
+by card, and the per-observation sampler deals what ``determinize`` deals.  (The
+rollouts' exact last round is checked against the solver in test_fast_escoba.py.)  No
+timing and no strength number decides a test here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import mazo
+from mazo.bots.heuristic.escoba import SEARCH_PRESET, search_reward
+from mazo.bots.levels import search_preset
+from mazo.core.rng import Rng, derive_seed
+
+OROS = [f"{r}O" for r in "1234567JQK"]
+
+
+def test_the_search_levels_use_the_preset() -> None:
+    game = mazo.load_game("escoba", players=2)
+    preset = search_preset(game)
+    assert preset["paired"] is True and preset["reward"] == "game"
+    assert SEARCH_PRESET.items() <= preset.items()
+
+
+@pytest.mark.parametrize(
+    ("players", "options"), [(2, {}), (3, {}), (4, {}), (4, {"four_player_mode": "individual"})]
+)
+def test_the_preset_search_plays_legal_moves_through_a_hand(
+    players: int, options: dict[str, Any]
+) -> None:
+    game = mazo.load_game("escoba", players=players, **options)
+    bot: Any = mazo.make_bot("expert", game, seed=3, iterations=12)
+    state: Any = game.new_match(seed=11)
+    searched = 0
+    while not state.hand_over:
+        seat = state.to_act
+        action = bot.choose(state.observation(seat))
+        assert action in state.legal_actions()
+        searched += bot.last_iterations > 0
+        state = state.apply(action)
+    assert searched > 0
+
+
+def test_paired_search_compares_every_move_on_common_worlds() -> None:
+    """Paired: each sampled world is played out after every move (the seat's hand and
+    the table are in every sample), so every move has one reward per world."""
+    game = mazo.load_game("escoba", players=2)
+    state: Any = game.new_match(seed=5)
+    moves = state.legal_actions()
+    assert len(moves) == 3
+    bot: Any = mazo.make_bot("hard", game, seed=2, iterations=30)
+    bot.choose(state.observation(state.to_act))
+    assert bot.last_worlds == [0b111] * 10
+    assert sorted(bot.last_paired) == moves
+    assert {len(r) for r in bot.last_paired.values()} == {10}
+    assert bot.last_iterations == 30
+
+
+def _last_play(scores: list[int]) -> tuple[Any, Any]:
+    """A two-player hand at its last card, built card by card from seat 0's observation
+    (perfect information: seat 1's hand is empty, the stock dealt).  Seat 0 holds 1B and
+    the table is KB (1 + 10 is no 15: a trail); seat 1 captured last, so it takes both.
+
+    Side 0's pile: the ten oros, 7C 7E 6C 6E (14 cards); side 1's: the other 24, then KB
+    and 1B (26).  Side 0: oros, the siete de velo, the prime (three sevens to one) and one
+    escoba: 4.  Side 1: the cards and two escobas: 3."""
+    game = mazo.load_game("escoba", players=2)
+    mine = [*OROS, "7C", "7E", "6C", "6E"]
+    left = ["KB", "1B"]
+    theirs = [c for c in game.info.deck.codes(game.info.deck.full_mask) if c not in mine + left]
+    obs = dict(game.new_match(seed=1).observation(0))
+    obs.update(
+        hand=["1B"],
+        table=["KB"],
+        captured=[mine, theirs],
+        hand_sizes=[1, 0],
+        stock_size=0,
+        escobas=[1, 2],
+        escoba_markers=[],
+        last_capturer=1,
+        to_act=0,
+        round=5,
+        history=[],
+        scores=scores,
+    )
+    state: Any = game.determinize(obs, Rng(1))
+    assert state.legal_actions() == [game.string_to_action("1B")]
+    return game, state.stop_at_deal_end()
+
+
+def test_search_reward_numbers_on_a_built_end_state() -> None:
+    game, state = _last_play([5, 9])
+    end = state.apply(game.string_to_action("1B"))
+    assert end.hand_over and end.scores == [9, 12]
+    assert search_reward(game, 0.5)([5, 9], [0, 0], end) == [
+        0.5 * 1 + 0.5 * (0.5 + 1 / 16),
+        0.5 * 0 + 0.5 * (0.5 - 1 / 16),
+    ]
+    assert search_reward(game, 0.0)([5, 9], [0, 0], end) == [1.0, 0.0]
+    assert search_reward(game, 1.0)([5, 9], [0, 0], end) == [0.5625, 0.4375]
+
+
+def test_search_reward_counts_the_match_where_the_hand_ends_it() -> None:
+    game, state = _last_play([18, 9])
+    end = state.apply(game.string_to_action("1B"))
+    assert end.match_over and end.winner == 0
+    assert search_reward(game, 0.5)([18, 9], [0, 0], end) == [1.0, 0.0]
+
+
+def test_a_tied_hand_is_worth_half() -> None:
+    """A hand of equal points: 0.5 to each side, whatever the margin weight."""
+    game = mazo.load_game("escoba", players=2)
+    rng = Rng(3)
+    for m in range(40):
+        state: Any = game.new_match(seed=derive_seed(8, m)).stop_at_deal_end()
+        while not state.hand_over:
+            state = state.apply(rng.choice(state.legal_actions()))
+        if state.scores[0] == state.scores[1]:
+            assert search_reward(game, 0.3)([0, 0], [0, 0], state) == [0.5, 0.5]
+            return
+    pytest.fail("no tied hand in 40 random ones")
+
+
+@pytest.mark.parametrize(
+    ("players", "options"), [(2, {}), (3, {}), (4, {}), (2, {"deal_packet_size": 3})]
+)
+def test_the_sampler_deals_what_determinize_deals(players: int, options: dict[str, Any]) -> None:
+    """``game.sampler(obs)`` reads the observation once and then draws exactly what
+    ``determinize`` draws for the same Rng: the same state, log and observations."""
+    game = mazo.load_game("escoba", players=players, **options)
+    rng = Rng(players)
+    state: Any = game.new_match(seed=derive_seed(2, players))
+    checked = 0
+    while not state.match_over and checked < 150:
+        seat = checked % players
+        obs = state.observation(seat)
+        sample = game.sampler(obs)
+        for k in range(2):
+            a = sample(Rng(derive_seed(k, checked)))
+            b: Any = game.determinize(obs, Rng(derive_seed(k, checked)))
+            assert a._key() == b._key()
+            assert a.events == b.events
+            assert a.observation(seat) == obs
+            assert a.legal_actions() == b.legal_actions()
+        checked += 1
+        state = state.apply(rng.choice(state.legal_actions()))
+    assert checked > 60
