@@ -17,7 +17,7 @@ import pytest
 
 import mazo
 import mazo.bots.heuristic.escoba as fast
-from mazo.bots.heuristic.escoba import EscobaHeuristic
+from mazo.bots.heuristic.escoba import EXACT_CARDS, EscobaHeuristic
 from mazo.bots.solver import solve
 from mazo.core.rng import Rng, derive_seed
 
@@ -61,16 +61,16 @@ def test_choose_state_is_choose(players: int, options: dict[str, Any]) -> None:
 
 
 def test_the_state_marked_to_stop_at_the_deal_end_reads_the_same() -> None:
-    """A search's sample stops at the deal's end (where the game can mark it): before the
-    last round the fast form reads it as the unmarked state (with 3 and 4 players, to
-    the end)."""
+    """A search's sample stops at the deal's end (where the game can mark it): until the
+    last ``EXACT_CARDS`` cards of a two-player hand the fast form reads it as the unmarked
+    state (with 3 and 4 players, to the end)."""
     for players in (2, 3, 4):
         game = mazo.load_game("escoba", players=players)
         state = game.new_match(seed=5)
         a, b = EscobaHeuristic(game, 1), EscobaHeuristic(game, 1)
         while not state.hand_over:
             action = b.choose(state.observation(state.to_act))
-            if players > 2 or state.stock():
+            if players > 2 or state.stock() or len(state.hand(0) + state.hand(1)) > EXACT_CARDS:
                 assert a.choose_state(state.stop_at_deal_end()) == action
                 assert a.rng.getstate() == b.rng.getstate()
             state = state.apply(action)
@@ -90,18 +90,20 @@ def _margin_after(state: Any, action: int, side: int) -> int:
     [{}, {"prime_method": "pagat_best_prime"}, {"escoba_on_final_play_counts": False}],
 )
 def test_rollouts_play_a_two_player_last_round_exactly(options: dict[str, Any]) -> None:
-    """In a search's sample (marked ``stop_at_deal_end``) with the stock dealt, the fast
-    form plays the move of the exact solver's value (the hand's points margin), not the
-    rules of thumb: the position is perfect information for both players there."""
+    """In a search's sample (marked ``stop_at_deal_end``) with the stock dealt and at most
+    ``EXACT_CARDS`` cards in the hands, the fast form plays the move of the exact solver's
+    value (the hand's points margin), not the rules of thumb: the position is perfect
+    information for both players there."""
     game = mazo.load_game("escoba", players=2, **options)
     bot = EscobaHeuristic(game, 1)
     rng = Rng(4)
     checked = differs = 0
-    for m in range(12):
+    for m in range(24):
         state = game.new_match(seed=derive_seed(31, m)).stop_at_deal_end()
         while not state.hand_over:
             legal = state.legal_actions()
-            if not state.stock() and len(legal) > 1:
+            cards = len(state.hand(0) + state.hand(1))
+            if not state.stock() and cards <= EXACT_CARDS and len(legal) > 1:
                 seat = state.to_act
                 best = solve(state, seat)[1][1]
                 action = bot.choose_state(state)

@@ -565,7 +565,12 @@ class EscobaHeuristic:
             return legal[0]
         if not isinstance(state, EscobaState):
             raise RulesError(f"this bot plays escoba, not {state!r}")
-        if self._ending is not None and state._sp >= 40 and state._g.stops_at_deal_end:
+        if (
+            self._ending is not None
+            and state._sp >= 40
+            and state._h.bit_count() <= EXACT_CARDS
+            and state._g.stops_at_deal_end
+        ):
             return self._ending.best(state, seat)
         return self._decide(self._of_state(state, seat), legal)
 
@@ -773,6 +778,9 @@ class _Ending:
         return diff
 
 
+# Rollouts play exactly once this many cards are left in the hands (the last round's
+# last four plays: solving all six costs a rollout about as much as the rest of it).
+EXACT_CARDS = 4
 _VELO_ID = _ID[VELO]
 _ENDINGS: dict[tuple[tuple[str, Any], ...], _Ending] = {}  # per rules options
 _ENDING_LIMIT = 200_000  # entries in either memo of _Ending before it is emptied
