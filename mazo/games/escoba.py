@@ -42,6 +42,7 @@ Decisions where the rules file leaves room (see also docs/escoba.md)
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping
 from operator import attrgetter
 from typing import Any
@@ -159,31 +160,34 @@ def _capture_table() -> tuple[list[tuple[int, int]], list[dict[int, int]]]:
     """
     if _CAPTURES:
         return _CAPTURES, _CAPTURE_IDS
-    # Every set of cards worth 5..14 in all, as ascending card tuples, by its value.
-    by_sum: dict[int, list[tuple[int, ...]]] = {t: [] for t in range(5, 15)}
-    stack: list[tuple[int, int, tuple[int, ...]]] = [(0, 0, ())]
+    # Every set of cards worth 5..14 in all, as (ascending card tuple, mask), by its value
+    # and size.  A set grows only by the cards after its last one that still fit (the
+    # cards worth at most ``b``, ascending, are ``fits[b]``).
+    fits = [[c for c in range(NUM_CARDS) if VALUE[c] <= b] for b in range(15)]
+    by_size: dict[tuple[int, int], list[tuple[tuple[int, ...], int]]] = {}
+    stack: list[tuple[int, int, tuple[int, ...], int]] = [(0, 0, (), 0)]
     while stack:
-        start, total, cards = stack.pop()
-        for c in range(start, NUM_CARDS):
+        start, total, cards, mask = stack.pop()
+        room = fits[14 - total]
+        for i in range(bisect_left(room, start), len(room)):
+            c = room[i]
             t = total + VALUE[c]
-            if t <= 14:
-                grown = (*cards, c)
-                if t >= 5:
-                    by_sum[t].append(grown)
-                stack.append((c + 1, t, grown))
-    for sets in by_sum.values():
-        sets.sort(key=lambda cards: (len(cards), cards))
+            grown = (*cards, c)
+            grown_mask = mask | 1 << c
+            if t >= 5:
+                by_size.setdefault((t, len(grown)), []).append((grown, grown_mask))
+            if t <= 13:
+                stack.append((c + 1, t, grown, grown_mask))
+    masks: dict[int, list[int]] = {t: [] for t in range(5, 15)}
+    for t, size in sorted(by_size):  # smaller sets first, then by their cards
+        masks[t].extend(m for _cards, m in sorted(by_size[t, size]))
+    captures = _CAPTURES
     for card in range(NUM_CARDS):
-        ids: dict[int, int] = {}
-        for cards in by_sum[15 - VALUE[card]]:
-            if card in cards:
-                continue
-            mask = 0
-            for c in cards:
-                mask |= 1 << c
-            ids[mask] = 40 + len(_CAPTURES)
-            _CAPTURES.append((card, mask))
-        _CAPTURE_IDS.append(ids)
+        bit = 1 << card
+        first = 40 + len(captures)
+        sets_of = [m for m in masks[15 - VALUE[card]] if not m & bit]
+        captures.extend([(card, m) for m in sets_of])
+        _CAPTURE_IDS.append(dict(zip(sets_of, range(first, first + len(sets_of)), strict=True)))
     return _CAPTURES, _CAPTURE_IDS
 
 
