@@ -65,7 +65,7 @@ Decisions where the rules file leaves room (see also docs/trionfetti.md)
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from operator import attrgetter
 from typing import Any
@@ -540,6 +540,12 @@ class TrionfettiGame(Game):
     def determinize(self, observation: Mapping[str, Any], rng: Rng) -> TrionfettiState:
         """A full state consistent with ``observation``; unseen cards placed at random."""
         return _determinize(self, observation, rng)
+
+    def sampler(self, observation: Mapping[str, Any]) -> Callable[[Rng], TrionfettiState]:
+        """``determinize`` for many samples of one observation: read it once, then each
+        sample only deals the unseen cards (the same state as ``determinize`` for the
+        same rng)."""
+        return _sampler(self, observation)
 
 
 def _claim_index(text: str) -> int | None:
@@ -1389,10 +1395,16 @@ def _bottom_public(game: TrionfettiGame) -> bool:
 def _determinize(game: TrionfettiGame, obs: Mapping[str, Any], rng: Rng) -> TrionfettiState:
     """A full state built from one seat's observation: every card the seat knows where it
     knows it, the others placed at random, and the log the seat saw."""
+    return _sampler(game, obs)(rng)
+
+
+def _sampler(game: TrionfettiGame, obs: Mapping[str, Any]) -> Callable[[Rng], TrionfettiState]:
+    """Read the observation once (:func:`_read`); the function returned places the unseen
+    cards at random, as ints (a search samples thousands of times from one observation)."""
     try:
         if obs.get("game") != game.name:
             raise RulesError("the observation is not from this game")
-        return _build(game, obs, rng)
+        return _read(game, obs)
     except (KeyError, TypeError, IndexError, ValueError, AttributeError) as err:
         raise RulesError(
             f"not a Trionfetti observation this game can determinize: {err!r}"
@@ -1450,7 +1462,13 @@ def known_places(obs: Mapping[str, Any]) -> tuple[list[int], list[int], int]:
     return hands, played_now, aside
 
 
-def _build(game: TrionfettiGame, obs: Mapping[str, Any], rng: Rng) -> TrionfettiState:
+def _read(game: TrionfettiGame, obs: Mapping[str, Any]) -> Callable[[Rng], TrionfettiState]:
+    """Everything a sample of ``obs`` shares, parsed once; the sampler deals the rest.
+
+    A sample shuffles the unseen cards (the pool, in card order), fills each hand's unknown
+    cards from the pool's end, then the pack (known cards where they are known, each
+    seat's packet of this deal in card order, the set-aside cards of earlier deals first,
+    the pool's rest in pack order), and draws the seed of later deals last."""
     seat = obs["seat"]
     parse = DECK.parse
     log = obs["smazzata_log"]
@@ -1459,7 +1477,7 @@ def _build(game: TrionfettiGame, obs: Mapping[str, Any], rng: Rng) -> Trionfetti
     k = obs["deal"]
     ranking_phase = obs["phase"] == "ranking"
     # The pack: set-aside cards of earlier deals, this deal's hands, the stock; the
-    # bottom card last.
+    # bottom card last.  ``None`` marks a position dealt per sample.
     pack: list[int | None] = [None] * NUM_CARDS
     used = 0
 
@@ -1479,29 +1497,42 @@ def _build(game: TrionfettiGame, obs: Mapping[str, Any], rng: Rng) -> Trionfetti
     known = used | aside
     for s in range(4):
         known |= hands[s] | played_now[s]
-    pool = [c for c in range(NUM_CARDS) if not known >> c & 1]
-    rng.shuffle(pool)
+    pool = tuple(c for c in range(NUM_CARDS) if not known >> c & 1)
     sizes = obs["hand_sizes"]
+    fills: tuple[tuple[int, int], ...] = ()  # (seat, cards drawn from the pool)
+    packets: tuple[tuple[int, int, int], ...] = ()  # (pack position, seat, its known cards)
+    base = 12 * (k - 1)
     if not ranking_phase:
-        for s in range(4):
-            while hands[s].bit_count() < sizes[s]:
-                hands[s] |= 1 << pool.pop()
-        base = 12 * (k - 1)
-        for j in range(4):
-            s = (dealer + 1 + j) % 4
-            for i, c in enumerate(iter_bits(hands[s] | played_now[s])):
-                put(base + 3 * j + i, c)
+        fills = tuple(
+            (s, sizes[s] - hands[s].bit_count())
+            for s in range(4)
+            if hands[s].bit_count() < sizes[s]
+        )
+        packets = tuple(
+            (base + 3 * j, s, played_now[s])
+            for j, s in ((j, (dealer + 1 + j) % 4) for j in range(4))
+        )
+        # Where the packets go does not depend on the cards drawn, only on how many.
+        counts = [(hands[s] | played_now[s]).bit_count() for s in range(4)]
+        for s, need in fills:
+            counts[s] += need
+        for at, s, _ in packets:
+            for i in range(counts[s]):
+                pack[at + i] = -1  # a packet's card, set per sample
         aside_cards = list(iter_bits(aside))
         for pos in range(base):
-            put(pos, aside_cards.pop() if aside_cards else pool.pop())
-    for pos in range(NUM_CARDS):
-        if pack[pos] is None:
-            put(pos, pool.pop())
+            pack[pos] = aside_cards.pop() if aside_cards else None
+    # The positions the pool's rest fills, in order (the set-aside ones first: lower).
+    open_at = tuple(pos for pos in range(NUM_CARDS) if pack[pos] is None)
+    drawn = sum(need for _, need in fills)
+    if drawn + len(open_at) > len(pool):
+        raise ValueError("more cards to place than unseen cards")
+    template = tuple(-1 if c is None else c for c in pack)  # -1: set per sample
     d = _Deal()
     d.smazzata = start["smazzata"]
     d.dealer = dealer
-    d.pack = tuple(c for c in pack if c is not None)
-    d.seed = rng.next64()
+    d.pack = ()
+    d.seed = 0
     d.packs = ()
     d.draw = None
     d.k = k
@@ -1514,26 +1545,23 @@ def _build(game: TrionfettiGame, obs: Mapping[str, Any], rng: Rng) -> Trionfetti
     if obs["last_deal"] is not None and not any(e["type"] == "hand_end" for e in log):
         last = obs["last_deal"]
         ev = (None, _K_END, tuple(last["points"]), fresh(last["detail"]))
+    # The log's nodes after ``ev``: a node naming a deal's facts gets them per sample
+    # (they hold the pack), the others are shared, each rebuilt on its sample's chain.
+    nodes: list[tuple[Any, ...]] = []
     current = d
     for e in log:
-        ev, current = _node_from(ev, e, d, current)
-    current.pack = d.pack
-    if obs["phase"] == "over":  # the final standing: a copy, as the deal event names it
-        current = current.copy()
-        current.scores = tuple(obs["scores"])
-        current.games = tuple(obs["games"])
-    state = _new_state(TrionfettiState)
-    state._g = game
-    state._d = current
-    packed = 0
+        node, current = _node_from(None, e, d, current)
+        nodes.append(node[1:])
+    over = obs["phase"] == "over"
+    final = (tuple(obs["scores"]), tuple(obs["games"])) if over else None
+    packed_known = 0
     for s in range(4):
-        packed |= hands[s] << s * 52
-    state._h = packed
+        packed_known |= hands[s] << s * 52
     trick = obs["trick"]
-    state._trick = tuple(parse(t["card"]) for t in trick)
-    state._lead = trick[0]["seat"] if trick else obs["to_play"]
+    trick_cards = tuple(parse(t["card"]) for t in trick)
+    lead = trick[0]["seat"] if trick else obs["to_play"]
     won = obs["tricks_won"]
-    state._tw = won[0] | won[1] << 4
+    tw = won[0] | won[1] << 4
     vega = obs["vega"]
     pending = vega["pending"]
     deal_log = obs["deal_log"]
@@ -1542,7 +1570,7 @@ def _build(game: TrionfettiGame, obs: Mapping[str, Any], rng: Rng) -> Trionfetti
     value = calls[-1]["value"] if calls else 0
     accepted = [i for i, e in enumerate(deal_log) if e["type"] == "accept"]
     talk_open = bool(accepted) and not any(e["type"] == "play" for e in deal_log[accepted[-1] :])
-    state._vega = (
+    vega_fields = (
         vega["used"],
         pending["team"] if pending else (caller % 2 if caller >= 0 else -1),
         value,
@@ -1559,7 +1587,7 @@ def _build(game: TrionfettiGame, obs: Mapping[str, Any], rng: Rng) -> Trionfetti
     if seat is not None:
         late[seat] = sum(1 << parse(c) for c in obs.get("showable", []))
         late[seat] &= ~hands[seat]
-    state._x = (
+    extra = (
         tuple(late),
         tuple(shown),
         obs["leftover"] is not None,
@@ -1577,13 +1605,63 @@ def _build(game: TrionfettiGame, obs: Mapping[str, Any], rng: Rng) -> Trionfetti
         else:
             bit = _TELL_BIT if e["type"] == "tell" else _SAY_BIT
         said |= 1 << (e["seat"] * _NMSG + bit)
-    state._said = said
-    state.to_act = obs["to_act"]
-    phase = {"play": PLAY, "ranking": RANK, "vega_pending": VEGA_PENDING, "over": OVER}
-    state._m = phase[obs["phase"]] | (HAND_OVER if obs["hand_over"] else 0)
-    state._ev = ev
-    state._legal = None
-    return state
+    to_act = obs["to_act"]
+    phases = {"play": PLAY, "ranking": RANK, "vega_pending": VEGA_PENDING, "over": OVER}
+    mode = phases[obs["phase"]] | (HAND_OVER if obs["hand_over"] else 0)
+    first_ev = ev
+    hand_masks = tuple(hands)
+    deal_kinds = (_K_SMAZ, _K_DEAL)
+
+    def sample(rng: Rng) -> TrionfettiState:
+        cards = list(pool)
+        rng.shuffle(cards)
+        pop = cards.pop
+        h = list(hand_masks)
+        for s, need in fills:
+            for _ in range(need):
+                h[s] |= 1 << pop()
+        out = list(template)
+        for at, s, played in packets:
+            for i, c in enumerate(iter_bits(h[s] | played)):
+                out[at + i] = c
+        for pos in open_at:
+            out[pos] = pop()
+        nd = d.copy()
+        nd.pack = pack_now = tuple(out)
+        nd.seed = rng.next64()
+        ev = first_ev
+        now = nd
+        for node in nodes:
+            if node[0] in deal_kinds:
+                now = node[1].copy()
+                now.pack = pack_now
+                now.seed = nd.seed
+                ev = (ev, node[0], now, *node[2:])
+            else:
+                ev = (ev, *node)
+        if final is not None:
+            now = now.copy()
+            now.scores, now.games = final
+        state = _new_state(TrionfettiState)
+        state._g = game
+        state._d = now
+        packed = packed_known
+        for s, _ in fills:
+            packed |= h[s] << s * 52
+        state._h = packed
+        state._trick = trick_cards
+        state._lead = lead
+        state._tw = tw
+        state._vega = vega_fields
+        state._x = extra
+        state._said = said
+        state.to_act = to_act
+        state._m = mode
+        state._ev = ev
+        state._legal = None
+        return state
+
+    return sample
 
 
 def _node_from(ev: Any, e: JSON, base: _Deal, current: _Deal) -> tuple[Any, _Deal]:

@@ -95,7 +95,7 @@ per set of seats to play (each level priced once), each card's value.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any, ClassVar
 
@@ -141,7 +141,7 @@ from mazo.games.trionfetti import (
     known_places,
 )
 
-__all__ = ["TrionfettiHeuristic", "deal_odds", "game_equity"]
+__all__ = ["TrionfettiHeuristic", "deal_odds", "game_equity", "search_reward"]
 
 ALL_CARDS = card_codes(LATIN_52)
 _ID = {code: card for card, code in enumerate(ALL_CARDS)}
@@ -909,6 +909,39 @@ class TrionfettiHeuristic(PartnershipHeuristic[_View]):
 # -- hooks read through the registry (mazo.bots.heuristic) ----------------------------
 
 Heuristic = TrionfettiHeuristic
+
+
+def search_reward(
+    game: Game, margin: float
+) -> Callable[[list[int], list[int], State], list[float]]:
+    """Each team's reward for a search line (ISMCTS ``reward=game``): the deal won (1, 0
+    lost; a vega refused is won by the callers), blended with the points it brought
+    linearly: ``(1 - margin) * won + margin * (0.5 + edge / (2 * target))``, where
+    ``edge`` is what the team gained less what the other gained (a vega accepted at 0-0
+    is worth the whole game: ``target`` points; a game won counts as the points that
+    finished it plus those the others lose with it, as ``reward=points``).  A match
+    decided counts 1 or 0."""
+    unit = game.info.score_target
+    scale = 2.0 * unit
+    keep = 1.0 - margin
+
+    def reward(scores: list[int], games: list[int], end: State) -> list[float]:
+        if end.match_over:
+            return [1.0, 0.0] if end.winner == 0 else [0.0, 1.0]
+        after_scores, after_games = end.scores, end.games
+        edge = (
+            (after_games[0] - games[0] - after_games[1] + games[1]) * unit
+            + after_scores[0]
+            - scores[0]
+            - after_scores[1]
+            + scores[1]
+        )
+        won = 1.0 if edge > 0 else 0.5 if edge == 0 else 0.0
+        lin = min(1.0, max(0.0, 0.5 + edge / scale))
+        r = keep * won + margin * lin
+        return [r, 1.0 - r]
+
+    return reward
 
 
 # The search levels' settings (mazo.bots.levels), on top of the flat heuristic search.
