@@ -222,22 +222,10 @@ def _table_subsets(table_mask: int) -> dict[int, list[int]]:
 
 
 # The capture ids of one card from one table, sorted (empty: the card can only be laid),
-# by ``table_mask << 6 | card``; emptied when it holds this many entries.
+# by ``table_mask << 6 | card`` (filled by EscobaState._compute_legal); emptied when it
+# holds this many entries.
 _CARD_ACTIONS: dict[int, tuple[int, ...]] = {}
 _CARD_ACTIONS_LIMIT = 200_000
-
-
-def _card_actions(table_mask: int, card: int) -> tuple[int, ...]:
-    """The sorted capture ids of ``card`` from the table ``table_mask`` (memoized)."""
-    sets = _table_subsets(table_mask).get(15 - VALUE[card])
-    ids: tuple[int, ...] = ()
-    if sets:
-        card_ids = _CAPTURE_IDS[card]
-        ids = tuple(sorted(card_ids[m] for m in sets))
-    if len(_CARD_ACTIONS) >= _CARD_ACTIONS_LIMIT:
-        _CARD_ACTIONS.clear()
-    _CARD_ACTIONS[table_mask << 6 | card] = ids
-    return ids
 
 
 # -- the game -------------------------------------------------------------------------------
@@ -489,15 +477,33 @@ class EscobaState(EventLogState):
         return list(legal)
 
     def _compute_legal(self, seat: int) -> list[int]:
-        # A card's capture ids all come before the next card's (the table numbers them
-        # card by card), so the hand's cards in order, each card's ids sorted, are sorted.
         table_mask = 0
         for c in self._table:
             table_mask |= 1 << c
+        if not self._g.stops_at_deal_end:
+            # Play outside a search meets new tables: the memo below would mostly miss.
+            subsets = _table_subsets(table_mask)
+            trails: list[int] = []
+            taking: list[int] = []
+            for card in iter_bits(self._h >> _OFF[seat] & _FULL):
+                sets = subsets.get(15 - VALUE[card])
+                if sets:
+                    card_ids = _CAPTURE_IDS[card]
+                    taking.extend([card_ids[m] for m in sets])
+                else:
+                    trails.append(card)
+            taking.sort()
+            trails.extend(taking)
+            return trails
+        # A search's rollouts meet the same tables again and again (paired worlds above
+        # all), so its samples (marked stop_at_deal_end) memoize each card's captures.  A
+        # card's capture ids all come before the next card's (the table numbers them card
+        # by card): the hand's cards in order, each card's ids sorted, are sorted.
         memo = _CARD_ACTIONS
         key = table_mask << 6
         out: list[int] = []
         captures: list[int] = []
+        known: dict[int, list[int]] | None = None
         hand = self._h >> _OFF[seat] & _FULL
         while hand:
             low = hand & -hand
@@ -505,7 +511,16 @@ class EscobaState(EventLogState):
             hand ^= low
             ids = memo.get(key | card)
             if ids is None:
-                ids = _card_actions(table_mask, card)
+                if known is None:
+                    known = _table_subsets(table_mask)
+                    if len(memo) >= _CARD_ACTIONS_LIMIT:
+                        memo.clear()
+                found = known.get(15 - VALUE[card])
+                if found:
+                    ids_of = _CAPTURE_IDS[card]
+                    ids = memo[key | card] = tuple(sorted([ids_of[m] for m in found]))
+                else:
+                    ids = memo[key | card] = ()
             if ids:
                 captures.extend(ids)
             else:

@@ -148,3 +148,29 @@ def test_the_sampler_deals_what_determinize_deals(players: int, options: dict[st
         checked += 1
         state = state.apply(rng.choice(state.legal_actions()))
     assert checked > 60
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_search_sample_lists_the_same_legal_actions(players: int) -> None:
+    """A search's samples (marked ``stop_at_deal_end``) list their legal actions through
+    a memo of each card's captures by table: the same ids, in the same order, as play
+    outside a search, and ``apply_unchecked`` gives what ``apply`` gives."""
+    game = mazo.load_game("escoba", players=players)
+    rng = Rng(7)
+    moves = 0
+    for m in range(6):
+        state: Any = game.new_match(seed=derive_seed(17, players, m))
+        marked: Any = state.stop_at_deal_end()
+        while not state.hand_over:
+            legal = state.legal_actions()
+            assert marked.legal_actions() == legal
+            assert marked.legal_actions() == legal  # from the memo now
+            action = rng.choice(legal)
+            state = state.apply(action)
+            marked = marked.apply_unchecked(action)
+            if not state.hand_over:  # the unmarked line deals the next hand
+                assert marked._key() == state._key()
+            else:
+                assert marked.hand_over and marked.scores == state.scores
+            moves += 1
+    assert moves > 100
