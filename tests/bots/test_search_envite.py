@@ -140,3 +140,102 @@ def test_sampler_refuses_what_determinize_refuses() -> None:
         game.sampler(bad)
     with pytest.raises(RulesError):
         game.sampler({"game": "envite"})
+
+
+# -- the search's reward ------------------------------------------------------------------
+
+# Dealer 3, so seat 0 leads.  Vira 4O (oros trumps): seat 0 holds the three best trumps
+# (2O the Mala, KO, QO); nobody else holds a trump.
+PACK = ["2O", "KO", "QO", "3C", "4C", "5C", "6C", "7C", "3E", "4E", "5E", "6E", "4O"]
+
+
+def _pack() -> list[str]:
+    rest = [c for c in (f"{r}{s}" for s in "OCEB" for r in "1234567JQK") if c not in PACK]
+    return PACK + rest
+
+
+def _line(setup: dict[str, Any] | None, *moves: tuple[int, str]) -> Any:
+    """The deal of :data:`PACK` from ``setup``, ``moves`` (seat, action) made, then seat
+    0's two best trumps led (team 0 takes two tricks) if the deal is still on."""
+    game = mazo.load_game("envite", players=4)
+    state = game.new_match(decks=[_pack()], dealer=3, setup=setup).stop_at_deal_end()
+    for seat, action in moves:
+        state = state.apply(action, seat=seat)
+    while not state.hand_over:
+        state = state.apply(state.legal_actions()[0])  # seat 0 leads 2O, then KO
+    return state
+
+
+def test_search_reward_counts_stones_exactly() -> None:
+    from mazo.bots.heuristic.envite import search_reward
+
+    game = mazo.load_game("envite", players=4)
+    plain = search_reward(game, 0.0)
+    # Played out at no bet: team 0 takes 2 stones.
+    end = _line(None)
+    assert (end.scores, end.games) == ([2, 0], [0, 0])
+    assert plain([0, 0], [0, 0], end) == pytest.approx([0.5 + 2 / 18, 0.5 - 2 / 18], abs=1e-12)
+    # The margin blends in who gained more (team 0: 1).
+    blended = search_reward(game, 0.5)([0, 0], [0, 0], end)
+    assert blended == pytest.approx([0.5 * (0.5 + 2 / 18) + 0.5, 0.5 * (0.5 - 2 / 18)])
+    # Seat 1 opens the envío out of turn, seat 2 folds: team 1 takes 2 stones.
+    end = _line(None, (1, "envio"), (2, "fold"))
+    assert end.scores == [0, 2]
+    assert plain([0, 0], [0, 0], end) == pytest.approx([0.5 - 2 / 18, 0.5 + 2 / 18])
+    # From 10-3, two stones make 12, which stays 11 (tumbo): one stone gained.
+    end = _line({"scores": [10, 3]})
+    assert end.scores == [11, 3]
+    assert plain([10, 3], [0, 0], end) == pytest.approx([0.5 + 1 / 18, 0.5 - 1 / 18])
+    # Raised to chico and won by team 0 from 5-3: the chico (12) less the 5 stones it
+    # had, plus the 3 team 1 loses: 10 stones, more than the scale (9): 1.
+    raises = ((0, "envio"), (1, "raise"), (2, "raise"), (3, "raise"), (0, "accept"))
+    end = _line({"scores": [5, 3]}, *raises)
+    assert (end.scores, end.games) == ([0, 0], [1, 0])
+    assert plain([5, 3], [0, 0], end) == [1.0, 0.0]
+
+
+def test_search_reward_is_the_presets_and_the_preset_plays_legal_moves() -> None:
+    from mazo.bots.heuristic.envite import SEARCH_PRESET
+    from mazo.bots.levels import search_preset
+
+    for players in (4, 8):
+        game = mazo.load_game("envite", players=players)
+        preset = search_preset(game)
+        assert preset["paired"] is True and preset == {**preset, **SEARCH_PRESET}
+        expert = mazo.make_bot("expert", game, seed=1)
+        assert (expert.reward_name, expert.margin) == ("game", 0.0)  # type: ignore[attr-defined]
+        assert expert.game_reward is not None  # type: ignore[attr-defined]
+        for i, (state, _seat) in enumerate(_positions(players, {}, None, 7)[:40]):
+            if state.match_over or state.to_act is None:
+                continue
+            seat = state.to_act
+            bot = mazo.make_bot("expert", game, seed=i, iterations=12)
+            action = bot.choose(state.observation(seat))
+            assert action in state.legal_actions(seat)
+
+
+def test_paired_search_plays_every_move_in_every_world() -> None:
+    """Each sampled world is played out after every one of the seat's moves (common
+    worlds): as many rewards per move as worlds, every move in every world."""
+    game = mazo.load_game("envite", players=4)
+    checked = 0
+    for i, (state, _seat) in enumerate(_positions(4, {}, None, 11)):
+        seat = state.to_act
+        if state.match_over or seat is None or state.phase != "play":
+            continue
+        cards = [a for a in state.legal_actions(seat) if a < 40]
+        if len(cards) < 2:
+            continue
+        bot = mazo.make_bot("expert", game, seed=i, iterations=30, bets="search", guide=0)
+        bot.choose(state.observation(seat))
+        per_move, worlds = bot.last_paired, bot.last_worlds
+        if not per_move:
+            continue  # a sign or a forced move: no search
+        everything = (1 << len(per_move)) - 1
+        assert all(w == everything for w in worlds)
+        assert {len(rewards) for rewards in per_move.values()} == {len(worlds)}
+        assert set(cards) <= set(per_move)
+        checked += 1
+        if checked >= 5:
+            break
+    assert checked
