@@ -60,11 +60,10 @@ For the search levels (``hard``, ``expert``: :mod:`mazo.bots.ismcts` with this f
   perfect information for both players there, and the search's own moves there are the
   solver's.  ``normal`` never sees such a state: it plays as before.
 
-Tuning (duplicate hands against ``normal``, ``--per deal``, seeds 3 and 4):
-``expert:iterations=100`` won 47-50% of hands with this preset as with the one before
-it (120 hands each; the margin rose from -0.1 to +0.36 points a hand), and
-``expert:iterations=300`` won 56% of 80 hands (+0.46 points a hand): more samples are
-what helps most.
+Tuning (duplicate hands against ``normal``, ``--per deal``, 120 hands each on seed 3):
+the preset before this one, paired, won 50% of hands (``guide=0``, -0.10 points a hand)
+and 47% at 300 samples (+0.08); this preset at 100 samples won 50% (+0.36 points a hand,
+95% interval 0.07-0.65); at 300 samples, 56% of 80 hands on seed 4 (+0.46).
 """
 
 from __future__ import annotations
