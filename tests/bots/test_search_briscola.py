@@ -11,10 +11,7 @@ import pytest
 from models.briscola import build_deck
 
 import mazo
-from mazo.bots.heuristic.briscola import (
-    BriscolaHeuristic,
-    search_reward,
-)
+from mazo.bots.heuristic.briscola import SEARCH_PRESET, BriscolaHeuristic, search_reward
 from mazo.core.rng import Rng, derive_seed
 
 # The rules' card points by rank (ace 11, three 10, king 4, horse 3, jack 2), kept apart
@@ -27,9 +24,11 @@ def card_points(codes: list[str]) -> int:
 
 
 @pytest.mark.parametrize("players", [2, 4])
-def test_paired_game_reward_search_plays_legal_moves_through_a_deal(players: int) -> None:
+def test_the_preset_search_plays_legal_moves_through_a_deal(players: int) -> None:
     game = mazo.load_game("briscola", players=players)
-    bot = mazo.make_bot("expert", game, seed=3, iterations=9, paired=True, reward="game")
+    bot = mazo.make_bot("expert", game, seed=3, iterations=9)
+    assert bot.paired and bot.reward_name == "game"  # type: ignore[attr-defined]
+    assert bot.guide == SEARCH_PRESET["guide"]  # type: ignore[attr-defined]
     state: Any = game.new_match(seed=11).stop_at_deal_end()
     searched = 0
     while not state.hand_over:
@@ -41,12 +40,12 @@ def test_paired_game_reward_search_plays_legal_moves_through_a_deal(players: int
     assert searched > 0
 
 
-def test_paired_search_compares_every_move_on_common_worlds() -> None:
+def test_the_preset_compares_every_move_on_common_worlds() -> None:
     """Paired: each sampled world is played out after every card in hand (the seat's own
     cards are in every sample), so every move has one reward per world."""
     game = mazo.load_game("briscola", players=2)
     state: Any = game.new_match(seed=5)
-    bot: Any = mazo.make_bot("hard", game, seed=2, iterations=30, paired=True)
+    bot: Any = mazo.make_bot("hard", game, seed=2, iterations=30)
     bot.choose(state.observation(state.to_act))
     moves = state.legal_actions()
     assert len(moves) == 3
