@@ -15,15 +15,18 @@ under the 20% margin the levels promise); forced moves and solved endings are in
 ``hard`` and ``expert`` accept the search's options to override a preset (for example
 ``iterations=2000`` for a reproducible, machine-independent budget in a tournament).
 
-Per-game presets (measured with ``mazo tournament``; see docs/strength.md): the search
-is flat (one level: the bot's own choices), its playouts are the game's heuristic for
-every seat, the reward blends the deal's outcome with its margin, and the heuristic's
-own move is kept unless another scores clearly better (``guide``).  In effect the
-search level is the heuristic improved by looking ahead with itself.  In the betting
-games (Envite, Trionfetti) the heuristic also makes every bet, the reward counts points
-(a bet's stake), and in Envite the samples must fit the bets the others made; Envite's
-search levels also sign their best trump to their partners (the rules' ``signals=team``,
-on by default) and trust their partners' signs.
+Per-game presets (measured per deal on duplicate deals with ``mazo tournament --per
+deal``; see docs/strength.md): the search is flat (one level: the bot's own choices) on
+common worlds (``paired``: every sample is played out after each of the bot's moves, so
+moves are compared on the same cards), its playouts are the game's heuristic for every
+seat (playing a two-player sample's last tricks exactly in Briscola and Escoba), the
+reward is the game's own (``search_reward``: the deal won blended with its points
+margin) or its points, and the heuristic's own move is kept unless another gains
+clearly more on the same worlds (``guide``).  In effect the search level is the
+heuristic improved by looking ahead with itself.  Trionfetti's heuristic makes every
+bet (vega, answers, ranking); Envite's search also weighs its bets, on samples that fit
+the bets the others made, and its search levels sign their best trump to their partners
+(the rules' ``signals=team``, on by default) and trust their partners' signs.
 
 >>> import mazo
 >>> game = mazo.load_game("briscola", players=2)
@@ -52,9 +55,16 @@ BUDGET_MS = {"hard": 200, "expert": 1000}
 
 # Search settings per game, on top of the budget.  Measured (docs/strength.md): a tree
 # over random playouts loses to the heuristic at these budgets (its playouts know too
-# little), while a flat search whose playouts are the heuristic itself, keeping the
-# heuristic's move unless a rival beats it clearly, improves on the heuristic.
-_FLAT_HEURISTIC: dict[str, Any] = {"rollout": "heuristic", "depth": 1, "margin": 0.5, "guide": 0.02}
+# little), while a flat search whose playouts are the heuristic itself, comparing moves
+# on common worlds and keeping the heuristic's move unless a rival beats it clearly,
+# improves on the heuristic.
+_FLAT_HEURISTIC: dict[str, Any] = {
+    "rollout": "heuristic",
+    "depth": 1,
+    "margin": 0.5,
+    "guide": 0.02,
+    "paired": True,
+}
 
 
 def search_preset(game: Game) -> dict[str, Any]:

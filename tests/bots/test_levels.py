@@ -128,15 +128,30 @@ def test_search_levels_answer_out_of_turn() -> None:
     assert asked > 10 and searched > 0
 
 
-def test_team_game_search_levels_leave_bets_to_the_heuristic_and_count_points() -> None:
-    """The measured presets (docs/strength.md): Envite and Trionfetti price moves in points
-    and bet by the heuristic (Envite also reads the others' bets); Briscola keeps the
-    deal's outcome and searches everything."""
+def test_search_levels_presets() -> None:
+    """The measured presets (docs/strength.md): every game compares its moves on common
+    worlds; Briscola, Escoba and Envite score lines with the game's own reward, Trionfetti
+    in points with its bets left to the heuristic; Envite also weighs its bets, on samples
+    that fit the others' bets."""
     for level in ("hard", "expert"):
         envite = mazo.make_bot(level, mazo.load_game("envite", players=4), seed=1)
-        assert (envite.reward_name, envite.bets_by_heuristic, envite.unit) == ("points", True, 12)  # type: ignore[attr-defined]
+        assert (envite.reward_name, envite.bets_by_heuristic, envite.paired) == (
+            "game",
+            False,
+            True,
+        )  # type: ignore[attr-defined]
         assert envite.readers is not None and envite.read_from == 40  # type: ignore[attr-defined]
         trionfetti = mazo.make_bot(level, mazo.load_game("trionfetti"), seed=1)
-        assert (trionfetti.reward_name, trionfetti.bets_by_heuristic) == ("points", True)  # type: ignore[attr-defined]
+        assert (trionfetti.reward_name, trionfetti.bets_by_heuristic, trionfetti.paired) == (
+            "points",
+            True,
+            True,
+        )  # type: ignore[attr-defined]
         briscola = mazo.make_bot(level, mazo.load_game("briscola", players=2), seed=1)
-        assert (briscola.reward_name, briscola.bets_by_heuristic) == ("outcome", False)  # type: ignore[attr-defined]
+        assert (briscola.reward_name, briscola.bets_by_heuristic, briscola.paired) == (
+            "game",
+            False,
+            True,
+        )  # type: ignore[attr-defined]
+        escoba = mazo.make_bot(level, mazo.load_game("escoba", players=2), seed=1)
+        assert (escoba.reward_name, escoba.paired) == ("game", True)  # type: ignore[attr-defined]
