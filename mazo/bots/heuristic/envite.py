@@ -1038,6 +1038,8 @@ Heuristic = EnviteHeuristic
 # The reward's clip at 9 stones makes a chico worth a nueve to the search, and it raises
 # to chico less (deals at chico level: 9 of 200 against 20); the per-deal measure counts
 # a deal won at chico level as 0 stones to either side (its hand_end points).
+# Reading the bets (infer=bets) costs 12-17% of the playouts a CPU second; without it, at
+# 120 playouts (less CPU than 100 with it): 57.4% (52.1-62.6%), duplicate 46/29/25.
 SEARCH_PRESET: dict[str, Any] = {
     "reward": "game",
     "margin": 0.0,
