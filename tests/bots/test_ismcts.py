@@ -648,3 +648,19 @@ def test_game_reward_comes_from_the_heuristic_file(monkeypatch: pytest.MonkeyPat
     assert made == [0.3]
     side = game.info.side_of[state.to_act]
     assert {r for rewards in bot.last_paired.values() for r in rewards} == {[0.25, 0.75][side]}
+
+
+def test_a_paired_search_starts_a_world_only_if_it_fits_the_clock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under ``think_ms`` a world (every move played out) starts only if one as long as
+    the last still ends within the budget: with a clock that reads 4 ms later at each
+    look and 20 ms to think, two worlds fit and a third would end past the budget."""
+    import mazo.bots.ismcts as ismcts
+
+    game, state = _opening(players=2)
+    ticks = iter(range(1000))
+    monkeypatch.setattr(ismcts.time, "perf_counter", lambda: 0.004 * next(ticks))
+    bot = ISMCTSBot(game, 3, think_ms=20, paired=True, depth=1, solver=False)
+    assert bot.choose(state.observation(state.to_act)) in state.legal_actions()
+    assert bot.last_worlds == [0b111, 0b111] and bot.last_iterations == 6
