@@ -133,25 +133,16 @@ def test_search_levels_presets() -> None:
     worlds; Briscola, Escoba and Envite score lines with the game's own reward, Trionfetti
     in points with its bets left to the heuristic; Envite also weighs its bets, on samples
     that fit the others' bets."""
+    # game, players: (reward, bets left to the heuristic, paired)
+    presets = {
+        ("envite", 4): ("game", False, True),
+        ("trionfetti", 4): ("points", True, True),
+        ("briscola", 2): ("game", False, True),
+        ("escoba", 2): ("game", False, True),
+    }
     for level in ("hard", "expert"):
-        envite = mazo.make_bot(level, mazo.load_game("envite", players=4), seed=1)
-        assert (envite.reward_name, envite.bets_by_heuristic, envite.paired) == (
-            "game",
-            False,
-            True,
-        )  # type: ignore[attr-defined]
-        assert envite.readers is not None and envite.read_from == 40  # type: ignore[attr-defined]
-        trionfetti = mazo.make_bot(level, mazo.load_game("trionfetti"), seed=1)
-        assert (trionfetti.reward_name, trionfetti.bets_by_heuristic, trionfetti.paired) == (
-            "points",
-            True,
-            True,
-        )  # type: ignore[attr-defined]
-        briscola = mazo.make_bot(level, mazo.load_game("briscola", players=2), seed=1)
-        assert (briscola.reward_name, briscola.bets_by_heuristic, briscola.paired) == (
-            "game",
-            False,
-            True,
-        )  # type: ignore[attr-defined]
-        escoba = mazo.make_bot(level, mazo.load_game("escoba", players=2), seed=1)
-        assert (escoba.reward_name, escoba.paired) == ("game", True)  # type: ignore[attr-defined]
+        for (name, players), want in presets.items():
+            bot: Any = mazo.make_bot(level, mazo.load_game(name, players=players), seed=1)
+            assert (bot.reward_name, bot.bets_by_heuristic, bot.paired) == want, name
+            if name == "envite":
+                assert bot.readers is not None and bot.read_from == 40
