@@ -37,6 +37,16 @@ its own terms.
 played out after every one of the seat's moves, with the same rollout draws, so the luck
 of the deal cancels from the moves' difference (the budget counts playouts).
 
+``prior=K`` (with ``paired``) adds the game's shipped net (:mod:`mazo.nets`, numpy) to a
+paired search: a net trained with ``mazo train --teacher rollouts`` predicts each move's
+advantage (its value minus the mean of the moves', in the search's reward units) from the
+seat's observation, learned from moves played out on real deals' cards, so it knows what
+uniform samples do not: which hands the others hold where play reaches a position like
+this.  It counts as ``K`` worlds beside the search's own: a move's estimate is
+``(n·mean + K·advantage) / (n + K)`` over its ``n`` worlds (the mean of the moves' means
+added back is the same for every move), and ``guide`` compares the rival with the
+heuristic's move on that estimate.  One net evaluation a move: no playout slows.
+
 ``bets=heuristic`` leaves every move that is not a card play (Envite's bets and answers,
 Trionfetti's vega, answers and rank order, Briscola's exchange) to the game's heuristic,
 and searches only which card to play when the heuristic plays one.  Determinized samples
@@ -134,6 +144,7 @@ OPTIONS = (
     "infer",
     "signals",
     "paired",
+    "prior",
 )
 
 
@@ -242,6 +253,11 @@ def parse_ismcts_options(options: dict[str, Any], defaults: dict[str, Any]) -> d
     for key in ("solver", "signals", "paired"):
         if type(out[key]) is not bool:
             raise RulesError(f"ismcts {key} must be true or false, not {out[key]!r}")
+    prior = out["prior"]
+    if type(prior) not in (int, float) or not 0 <= prior < math.inf:
+        raise RulesError(f"ismcts prior must be a number >= 0 (worlds), not {prior!r}")
+    if prior and not out["paired"]:
+        raise RulesError("ismcts prior weighs the net beside a paired search: set paired=true")
     return out
 
 
@@ -259,6 +275,7 @@ DEFAULTS: dict[str, Any] = {
     "infer": "none",
     "signals": False,
     "paired": False,
+    "prior": 0,
 }
 
 INFER_TRIES = 16  # samples drawn to find one the others' bets agree with, then any
@@ -278,6 +295,25 @@ def _clearly_better(rival: _Node | None, hint: _Node | None, guide: float) -> bo
         means.append(mean)
         spread += var / (node.visits - 1)
     return means[0] - means[1] > guide + math.sqrt(spread)
+
+
+def _advantage_net(game: Game) -> Any:
+    """The game's shipped net, which must predict advantages (``prior``); numpy comes with
+    it (the ``server``, ``cli`` and ``rl`` extras)."""
+    try:
+        from mazo.nets import load_net
+    except ImportError:
+        raise RulesError(
+            "ismcts prior reads the game's net, which needs numpy: pip install 'mazo[cli]'"
+        ) from None
+    net = load_net(game)
+    if net.meta.get("record", {}).get("policy") != "advantage":
+        raise RulesError(
+            f"ismcts prior needs a net that predicts move advantages (mazo train "
+            f"{game.name} --teacher rollouts); the shipped {game.name} net imitates the "
+            "heuristic"
+        )
+    return net
 
 
 def _stopping(determinize: Callable[[Rng], State]) -> Callable[[Rng], State]:
@@ -359,6 +395,10 @@ class ISMCTSBot:
         self.bets_by_heuristic = opts["bets"] == "heuristic" and cards_below > 0
         self.signals: bool = opts["signals"]
         self.paired: bool = opts["paired"]
+        self.prior = float(opts["prior"])
+        self.net: Any = None
+        if self.prior:
+            self.net = _advantage_net(game)
         if self.signals and not info.signals:
             raise RulesError(
                 f"ismcts signals are read where the game's heuristic signs to its partners; "
@@ -414,6 +454,7 @@ class ISMCTSBot:
         # move index played out in it (for tests).
         self.last_paired: dict[int, list[float]] = {}
         self.last_worlds: list[int] = []
+        self.last_advantages: dict[int, float] = {}  # the net's, for the last search
 
     def choose(self, observation: Observation) -> int:
         """The root action visited most after the search (or the solver's move)."""
@@ -496,6 +537,25 @@ class ISMCTSBot:
             ):
                 return hint
         return best
+
+    def world_values(self, state: State, seat: int) -> dict[int, float]:
+        """Each of ``seat``'s moves (talk aside) played out once on ``state`` itself, as
+        one paired world of the search (same rollout policy, same draws after every move,
+        the same reward): the seat's side's reward after each move.  For training a net
+        on the deals' real cards (:mod:`mazo.train.data`), never for choosing a move in
+        play: ``state`` is a whole state, hidden cards and all.  ``state`` is unchanged."""
+        moves = self._moves(state.legal_actions(seat))
+        self.side = self.side_of[seat]
+        if self.policies is not None:
+            self.choosers = self._rollout_choosers()
+        world = _stopping(lambda rng: state)
+        iterations, think_ms, guide = self.iterations, self.think_ms, self.guide
+        self.iterations, self.think_ms, self.guide = len(moves), 0.0, 0.0
+        try:
+            self._choose_paired({}, world, Rng(0), seat, moves, None, None)
+        finally:
+            self.iterations, self.think_ms, self.guide = iterations, think_ms, guide
+        return {a: got[0] for a, got in self.last_paired.items() if got}
 
     def _heuristics(self, **options: Any) -> list[Bot]:
         """One game heuristic per seat, each seeded from the bot's stream in turn."""
@@ -754,11 +814,17 @@ class ISMCTSBot:
         self.last_paired = per_move
         self.last_worlds = worlds
         index = {a: i for i, a in enumerate(moves)}
+        prior = self.prior
+        advantage = self._advantages(observation, moves) if prior else {}
+        self.last_advantages = advantage
 
         def mean(action: int) -> float:
             bit = 1 << index[action]
             got = [r for r, w in zip(per_move[action], worlds, strict=True) if w & bit]
-            return sum(got) / len(got) if got else -1.0
+            if not got:
+                return -1.0
+            n = len(got)
+            return (sum(got) + prior * advantage.get(action, 0.0)) / (n + prior)
 
         best = max(moves, key=mean)
         if not self.guide:
@@ -778,7 +844,25 @@ class ISMCTSBot:
             return hint
         m = sum(gains) / n
         var = max(0.0, sum(g * g for g in gains) / n - m * m)
-        return best if m > self.guide + math.sqrt(var / (n - 1)) else hint
+        shifted = (n * m + prior * (advantage.get(best, 0.0) - advantage.get(hint, 0.0))) / (
+            n + prior
+        )
+        return best if shifted > self.guide + math.sqrt(var / (n - 1)) else hint
+
+    def _advantages(self, observation: Observation, moves: list[int]) -> dict[int, float]:
+        """The net's advantage of each of ``moves`` it reads (``prior``), centred on
+        their mean; none where the net has nothing to say."""
+        from mazo.nets import NetError
+
+        try:
+            legal, ev = self.net.evaluate(observation, with_value=False)
+        except NetError:
+            return {}
+        got = {a: x for a, x in zip(legal, ev.logits, strict=True) if a in set(moves)}
+        if len(got) < 2:
+            return {}
+        centre = sum(got.values()) / len(got)
+        return {a: x - centre for a, x in got.items()}
 
     def _rollout(self, state: State) -> State:
         """Play to the end of the deal in progress with the rollout policy."""

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from mazo.core.game import Game
+from mazo.core.rng import derive_seed
 
 from .common import (
     CliError,
@@ -43,7 +44,16 @@ to choose as the heuristic does (policy head) and to predict the deal's points m
 and winner (value head), on CPU with torch. The weights go to OUT/GAME.npz (float32, read
 by mazo.nets with numpy alone), with OUT/GAME.json recording how they were made; a
 checkpoint OUT/GAME.ckpt.pt is saved after every epoch (--resume continues from it).
-The same command and seed give the same weights on the same machine."""
+The same command and seed give the same weights on the same machine.
+
+--teacher rollouts (expert iteration's first step: what the shipped nets are) keeps the
+heuristic's self-play but labels every decision with each legal move's value on the
+deal's real cards: the move played out once by the search's rollout policy (the
+heuristic on every seat) and scored with the expert level's reward. The policy head then
+learns each move's advantage instead of copying the heuristic: averaged over many deals,
+a move's value over the hands opponents really hold where the heuristic's play leads,
+which the search's uniform samples cannot know. The expert level adds these advantages
+to its own (its prior); the net level plays their best."""
 EPILOG = """\
 examples:
   mazo train briscola --deals 20000 --epochs 12 --seed 1 --out mazo/nets/weights
@@ -88,6 +98,13 @@ def add_parser(subparsers: Any) -> None:
         help="weight of the value losses beside the policy loss (0.5)",
     )
     p.add_argument(
+        "--teacher",
+        choices=("normal", "rollouts"),
+        default="normal",
+        help="what the policy head learns: the heuristic's move (normal) or each move's "
+        "value played out on the real cards (rollouts; see above)",
+    )
+    p.add_argument(
         "--out", default="nets", metavar="DIR", help="folder for GAME.npz/.json/.ckpt.pt (nets)"
     )
     p.add_argument(
@@ -130,6 +147,7 @@ def run(args: argparse.Namespace) -> int:
             resume=args.resume,
             show=show,
             command=_command(args, game),
+            teacher=args.teacher,
         )
         if args.json:
             sys.stdout.write(json.dumps(summary, indent=2) + "\n")
@@ -154,6 +172,7 @@ def train_game(
     resume: bool = False,
     show: bool = False,
     command: str = "",
+    teacher: str = "normal",
 ) -> dict[str, Any]:
     """Self-play, train, export and record (see the module docstring); the summary."""
     # numpy and torch come with the train extra: `mazo` itself (make run, make play)
@@ -169,8 +188,21 @@ def train_game(
     name = game.name
     out_dir.mkdir(parents=True, exist_ok=True)
     t0, c0 = time.perf_counter(), time.process_time()
+    values = None
+    if teacher == "rollouts":
+        from mazo.bots.ismcts import ISMCTSBot
+        from mazo.bots.levels import make_level
+
+        judge = make_level("expert", game, derive_seed(seed, "train-rollouts"), iterations=1)
+        assert isinstance(judge, ISMCTSBot)
+        values = judge.world_values
+    elif teacher != "normal":
+        raise CliError(f"--teacher {teacher!r}: normal or rollouts")
     data = with_progress(
-        show, f"self-play {name}", deals, lambda p: self_play(game, deals, seed, progress=p)
+        show,
+        f"self-play {name}",
+        deals,
+        lambda p: self_play(game, deals, seed, progress=p, values=values),
     )
     play_wall, play_cpu = time.perf_counter() - t0, time.process_time() - c0
     if len(data) == 0:
@@ -201,6 +233,8 @@ def train_game(
             "command": command,
             "seed": seed,
             "bot": "normal",
+            "teacher": teacher,
+            "policy": "advantage" if teacher == "rollouts" else "imitation",
             "deals": data.deals,
             "matches": data.matches,
             "decisions": len(data),
@@ -279,7 +313,8 @@ def _command(args: argparse.Namespace, game: Game) -> str:
     words += ["--deals", str(args.deals), "--epochs", str(args.epochs)]
     words += ["--seed", str(args.seed), "--hidden", str(args.hidden)]
     words += ["--batch", str(args.batch), "--lr", str(args.lr)]
-    words += ["--value-weight", str(args.value_weight), "--out", args.out]
+    words += ["--value-weight", str(args.value_weight), "--teacher", args.teacher]
+    words += ["--out", args.out]
     return " ".join(shlex.quote(w) for w in words)
 
 

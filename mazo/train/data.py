@@ -9,6 +9,15 @@ points margin (its points minus the best other side's, over all points taken in 
 -1..1) and whether it took the most points (1, 0.5 shared, 0).  Decisions whose action
 is talk are skipped.
 
+With ``values`` (``teacher="rollouts"`` in :mod:`mazo.cli.train`), each decision also gets
+a value per candidate action, measured on the deal's *real* cards: every candidate is
+played out once from the true state by the search's rollout policy, with the same draws
+after each (:meth:`mazo.bots.ismcts.ISMCTSBot.world_values`), and the seat's side's
+reward recorded (``q``, NaN where a candidate has none).  A net that regresses these
+learns each move's value averaged over the hands the seat's opponents really hold in
+positions like this one, as the heuristic's play reveals them: what a search's uniform
+samples cannot know.  Only decisions with two or more candidates are kept then.
+
 Match ``m`` is seeded ``derive_seed(seed, "train-match", m)`` and its seat ``s``'s bot
 ``derive_seed(seed, "train-bot", m, s)``: the same seed gives the same data.  No torch.
 """
@@ -23,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from mazo.bots import make_bot
-from mazo.core.game import Game
+from mazo.core.game import Game, State
 from mazo.core.rng import derive_seed
 from mazo.env.encoding import Encoder
 from mazo.nets.actions import ActionFeatures
@@ -50,6 +59,7 @@ class Dataset:
     pad: int
     deals: int
     matches: int
+    q: npt.NDArray[np.float32] | None = None
 
     def __len__(self) -> int:
         return int(self.x.shape[0])
@@ -75,9 +85,11 @@ def self_play(
     seed: int,
     bot: str = "normal",
     progress: Callable[[int, int], None] | None = None,
+    values: Callable[[State, int], dict[int, float]] | None = None,
 ) -> Dataset:
     """Play ``bot`` against itself on ``game`` until ``deals`` deals have ended (see the
-    module docstring); ``progress(done, deals)`` is called as deals end."""
+    module docstring); ``progress(done, deals)`` is called as deals end; ``values(state,
+    seat)`` gives each candidate's value on the real cards (the module docstring)."""
     encoder = Encoder(game)
     features = ActionFeatures(game)
     side_of = game.info.side_of
@@ -87,6 +99,8 @@ def self_play(
     margins: list[float] = []
     wins: list[float] = []
     matches: list[int] = []
+    qs: list[list[float]] = []
+    nan = float("nan")
     done = 0
     match = 0
     while done < deals:
@@ -104,6 +118,12 @@ def self_play(
             obs = state.observation(seat)
             action = bots[seat].choose(obs)
             legal = encoder.legal_ids(obs)
+            if values is not None and action in legal:
+                worth = values(state, seat) if len(legal) > 1 else {}
+                if sum(a in worth for a in legal) < 2:
+                    legal = []  # nothing to compare: not kept
+                else:
+                    qs.append([worth.get(a, nan) for a in legal])
             if action in legal:
                 pending.append((len(targets), side_of[seat]))
                 xs.append(encoder.encode_seat(obs, seat, memo))
@@ -127,8 +147,15 @@ def self_play(
         if pending:  # a deal cut short by the count: its decisions have no outcome
             cut = pending[0][0]
             del xs[cut:], cands[cut:], targets[cut:], margins[cut:], wins[cut:], matches[cut:]
+            del qs[cut:]
         match += 1
-    return _pack(xs, cands, targets, margins, wins, matches, features.size, done, match)
+    data = _pack(xs, cands, targets, margins, wins, matches, features.size, done, match)
+    if values is not None:
+        q = np.full(data.cand.shape[:2], nan, dtype=np.float32)
+        for i, worth_row in enumerate(qs):
+            q[i, : len(worth_row)] = worth_row
+        data.q = q
+    return data
 
 
 def _pack(

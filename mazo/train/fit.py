@@ -8,6 +8,13 @@ binary cross-entropy of ``v1`` against whether the side won the deal).  Adam, CP
 thread, deterministic algorithms: the same data and seed give the same weights on the
 same machine.  The last tenth of the matches (at least one when there are two) is held
 out for validation, so no deal is on both sides.
+
+Data with values per candidate (``Dataset.q``: each move played out on the real cards)
+trains the policy head as a value head instead: an action's logit is its predicted
+advantage, the value of the move minus the mean over the decision's moves, in the
+search's reward units, fitted by squared error (weighted :data:`Q_WEIGHT`, as the
+advantages are small numbers).  Its argmax is then the move worth most, and the search
+can add the advantages to its own means (``prior`` in :mod:`mazo.bots.ismcts`).
 """
 
 from __future__ import annotations
@@ -26,7 +33,11 @@ from torch import nn
 
 from mazo.train.data import Dataset
 
-__all__ = ["Config", "Model", "export", "train"]
+__all__ = ["Q_WEIGHT", "Config", "Model", "export", "train"]
+
+Q_WEIGHT = 100.0
+"""Weight of the advantages' squared error (they are tenths of a reward: errors of
+hundredths, against a cross-entropy near one)."""
 
 
 @dataclass(frozen=True)
@@ -89,13 +100,32 @@ def split(data: Dataset) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
 
 
 def _tensors(data: Dataset, rows: npt.NDArray[np.bool_]) -> dict[str, torch.Tensor]:
-    return {
+    out = {
         "x": torch.from_numpy(data.x[rows]),
         "cand": torch.from_numpy(data.cand[rows].astype(np.int64)),
         "target": torch.from_numpy(data.target[rows]),
         "margin": torch.from_numpy(data.margin[rows]),
         "win": torch.from_numpy(data.win[rows]),
     }
+    if data.q is not None:
+        out["q"] = torch.from_numpy(data.q[rows])
+    return out
+
+
+def advantages(values: torch.Tensor, valid: torch.Tensor) -> torch.Tensor:
+    """Each valid entry of ``values`` ``(b, k)`` minus its row's mean over the valid
+    ones; 0 elsewhere."""
+    v = values.masked_fill(~valid, 0.0)
+    mean = v.sum(dim=1) / valid.sum(dim=1).clamp(min=1)
+    return (v - mean[:, None]).masked_fill(~valid, 0.0)
+
+
+def _q_parts(
+    logits: torch.Tensor, q: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``(valid, predicted advantages, target advantages)`` of a batch."""
+    valid = torch.isfinite(logits) & ~torch.isnan(q)
+    return valid, advantages(logits, valid), advantages(q, valid)
 
 
 def _losses(
@@ -103,7 +133,11 @@ def _losses(
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
     feats, value = model(batch["x"])
     logits = candidate_logits(feats, batch["cand"])
-    policy = nn.functional.cross_entropy(logits, batch["target"])
+    if "q" in batch:
+        valid, pred, want = _q_parts(logits, batch["q"])
+        policy = Q_WEIGHT * ((pred - want) ** 2).sum() / valid.sum().clamp(min=1)
+    else:
+        policy = nn.functional.cross_entropy(logits, batch["target"])
     margin = nn.functional.mse_loss(torch.tanh(value[:, 0]), batch["margin"])
     win = nn.functional.binary_cross_entropy_with_logits(value[:, 1], batch["win"])
     return policy, margin, win, logits
@@ -126,7 +160,9 @@ def evaluate(model: Model, t: dict[str, torch.Tensor]) -> dict[str, float]:
         _, value = model(t["x"])
         decided = wins != 0.5
         win_acc = ((value[:, 1] > 0) == (wins > 0.5))[decided].float().mean()
+        more = _q_numbers(logits, t["q"], t["target"]) if "q" in t else {}
     return {
+        **more,
         "rows": float(n),
         "policy_loss": float(policy),
         "agreement": float(agree),
@@ -136,6 +172,25 @@ def evaluate(model: Model, t: dict[str, torch.Tensor]) -> dict[str, float]:
         "win_bce": float(win),
         "win_bce_baseline": float(base_win),
         "win_accuracy": float(win_acc),
+    }
+
+
+def _q_numbers(logits: torch.Tensor, q: torch.Tensor, target: torch.Tensor) -> dict[str, float]:
+    """Validation numbers of a value-trained policy head: the advantages' squared error
+    against predicting none, and what the net's move is worth on the real cards beside
+    the heuristic's (the mean of the played-out values: one-move gain, reward units)."""
+    valid, pred, want = _q_parts(logits, q)
+    cells = valid.sum().clamp(min=1)
+    rows = torch.arange(q.shape[0])
+    mine = pred.masked_fill(~valid, -math.inf).argmax(dim=1)
+    got = torch.nan_to_num(q, nan=0.0)
+    return {
+        "q_mse": float(((pred - want) ** 2).sum() / cells),
+        "q_mse_baseline": float((want**2).sum() / cells),
+        "q_gain_over_teacher": float((got[rows, mine] - got[rows, target]).mean()),
+        "q_gain_best": float(
+            (got.masked_fill(~valid, -math.inf).max(dim=1).values - got[rows, target]).mean()
+        ),
     }
 
 

@@ -664,3 +664,102 @@ def test_a_paired_search_starts_a_world_only_if_it_fits_the_clock(
     bot = ISMCTSBot(game, 3, think_ms=20, paired=True, depth=1, solver=False)
     assert bot.choose(state.observation(state.to_act)) in state.legal_actions()
     assert bot.last_worlds == [0b111, 0b111] and bot.last_iterations == 6
+
+
+def test_world_values_score_each_move_on_the_real_cards() -> None:
+    """``world_values`` plays each move out on the very state given: where the move ends
+    the Escoba hand, its value is the expert's reward of the real end state, exactly,
+    and the state is left as it was."""
+    from mazo.bots.heuristic import hook
+    from mazo.bots.levels import make_level
+
+    game = mazo.load_game("escoba", players=2)
+    judge = make_level("expert", game, 1, iterations=1)
+    assert isinstance(judge, ISMCTSBot)
+    reward = hook(game, "search_reward")(game, judge.margin)
+    normal = mazo.make_bot("normal", game, seed=2)
+    checked = 0
+    for seed in range(40):
+        state = game.new_match(seed=seed)
+        while not state.hand_over:
+            seat = state.to_act
+            legal = state.legal_actions()
+            if len(legal) > 1 and all(state.apply(a).hand_over for a in legal):
+                before = state.record()
+                values = judge.world_values(state, seat)
+                assert state.record() == before
+                side = game.info.side_of[seat]
+                want = {a: reward(state.scores, state.games, state.apply(a))[side] for a in legal}
+                assert values == want
+                checked += 1
+            state = state.apply(normal.choose(state.observation(seat)))
+        if checked >= 3:
+            break
+    assert checked >= 3
+
+
+def test_world_values_cover_the_seats_moves_and_leave_the_search_as_it_was() -> None:
+    game = mazo.load_game("trionfetti", players=4)
+    bot = ISMCTSBot(game, 4, iterations=50, paired=True, rollout="heuristic", depth=1)
+    state = game.new_match(seed=11)
+    seen = 0
+    for _ in range(30):
+        seat = state.to_act
+        values = bot.world_values(state, seat)
+        assert sorted(values) == sorted(bot._moves(state.legal_actions(seat)))
+        assert all(0.0 <= v <= 1.0 for v in values.values())
+        seen += len(values) > 1
+        state = state.apply(state.legal_actions()[0])
+        if state.hand_over:
+            break
+    assert seen > 0
+    assert (bot.iterations, bot.think_ms, bot.guide) == (50, 0.0, 0.0)
+
+
+class _FixedNet:
+    """A stand-in for a net: fixed logits per action id."""
+
+    def __init__(self, logits: dict[int, float]) -> None:
+        self.logits = logits
+
+    def evaluate(self, observation: Any, with_value: bool = True) -> Any:
+        legal = list(self.logits)
+        return legal, type("E", (), {"logits": [self.logits[a] for a in legal]})()
+
+
+def test_prior_counts_the_nets_advantages_as_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``prior=K``: a move's estimate is ``(sum of its rewards + K * advantage) / (n +
+    K)``; a heavy prior plays the net's favourite, a light one the search's."""
+    import mazo.bots.ismcts as ismcts
+
+    game, state = _opening(players=2)
+    obs = state.observation(state.to_act)
+    moves = state.legal_actions()
+    plain = ISMCTSBot(game, 3, iterations=60, paired=True, depth=1, rollout="heuristic")
+    searched = plain.choose(obs)
+    favourite = next(a for a in moves if a != searched)
+    logits = {a: (5.0 if a == favourite else 1.0) for a in moves}
+    monkeypatch.setattr(ismcts, "_advantage_net", lambda game: _FixedNet(logits))
+    for prior, want in ((1e6, favourite), (1e-6, searched)):
+        bot = ISMCTSBot(
+            game, 3, iterations=60, paired=True, depth=1, rollout="heuristic", prior=prior
+        )
+        assert bot.choose(obs) == want
+        centre = sum(logits.values()) / len(logits)
+        assert bot.last_advantages == {a: logits[a] - centre for a in moves}
+        assert bot.last_paired == plain.last_paired  # the same worlds: only the choice moved
+
+
+def test_prior_options_are_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = mazo.load_game("briscola", players=2)
+    with pytest.raises(mazo.RulesError, match="prior must be a number >= 0"):
+        ISMCTSBot(game, 1, prior=-1, paired=True)
+    with pytest.raises(mazo.RulesError, match="set paired=true"):
+        ISMCTSBot(game, 1, prior=4)
+    import mazo.nets as nets
+
+    real = nets.load_net(game)
+    imitation = nets.GameNet(game, real.net, {**real.meta, "record": {"policy": "imitation"}})
+    monkeypatch.setattr(nets, "load_net", lambda game: imitation)
+    with pytest.raises(mazo.RulesError, match="--teacher rollouts"):
+        ISMCTSBot(game, 1, prior=4, paired=True)

@@ -32,6 +32,27 @@ def test_self_play_is_reproducible_and_labels_every_decision() -> None:
     assert (np.abs(a.margin) <= 1).all() and set(np.unique(a.win)) <= {0.0, 0.5, 1.0}
 
 
+def test_self_play_with_values_labels_every_candidate_on_the_real_cards() -> None:
+    """``values``: each kept decision has a value per candidate (NaN only on padding),
+    at least two of them, in the reward's range; the same seeds give the same data."""
+    from mazo.bots.levels import make_level
+
+    game = mazo.load_game("briscola", players=2)
+    runs = []
+    for _ in range(2):
+        judge = make_level("expert", game, 5, iterations=1)
+        runs.append(self_play(game, deals=3, seed=2, values=judge.world_values))  # type: ignore[attr-defined]
+    a, b = runs
+    assert a.q is not None and b.q is not None and len(a) > 50
+    assert np.array_equal(a.q, b.q, equal_nan=True) and np.array_equal(a.x, b.x)
+    real = a.cand[:, :, 0] != a.pad
+    assert np.array_equal(~np.isnan(a.q), real)
+    assert (real.sum(axis=1) >= 2).all()
+    assert ((a.q[real] >= 0) & (a.q[real] <= 1)).all()
+    plain = self_play(game, deals=3, seed=2)
+    assert plain.q is None and len(plain) > len(a)  # forced moves are kept without values
+
+
 def test_deal_outcome_for_three_sides() -> None:
     assert deal_outcome([50, 40, 30], 0) == (10 / 120, 1.0)
     assert deal_outcome([50, 40, 30], 2) == (-20 / 120, 0.0)
@@ -104,6 +125,31 @@ def test_the_shipped_nets_read_the_same_in_numpy_and_torch(game_name: str) -> No
     assert np.allclose(nv, tv.numpy(), rtol=1e-5, atol=1e-5)
 
 
+def test_advantages_are_centred_on_the_valid_moves() -> None:
+    from mazo.train.fit import advantages
+
+    values = torch.tensor([[1.0, 2.0, 3.0], [4.0, 0.0, 9.0]])
+    valid = torch.tensor([[True, True, True], [True, True, False]])
+    assert advantages(values, valid).tolist() == [[-1.0, 0.0, 1.0], [2.0, -2.0, 0.0]]
+
+
+def test_a_value_trained_head_learns_the_moves_advantages() -> None:
+    """Trained on values per candidate, the policy head's logits fit the advantages
+    better than predicting none, and validation says so."""
+    from mazo.bots.levels import make_level
+    from mazo.train.fit import Config, train
+
+    game = mazo.load_game("briscola", players=2)
+    judge = make_level("expert", game, 5, iterations=1)
+    data = self_play(game, deals=40, seed=6, values=judge.world_values)  # type: ignore[attr-defined]
+    result = train(data, Config(epochs=3, hidden=32, seed=1, batch=64))
+    first, last = result.history[0], result.history[-1]
+    assert last["policy_loss"] < first["policy_loss"]
+    val = result.validation
+    assert {"q_mse", "q_mse_baseline", "q_gain_over_teacher", "q_gain_best"} <= set(val)
+    assert val["q_gain_best"] >= val["q_gain_over_teacher"]
+
+
 def _train(argv: list[str]) -> int:
     from mazo.cli import train
 
@@ -137,6 +183,15 @@ def test_a_tiny_run_end_to_end_twice_gives_the_same_weights(
     assert _train([*flags, "--out", str(tmp_path / "a"), "--resume", "--json"]) == 0
     with np.load(tmp_path / "a" / "escoba.npz") as a, np.load(tmp_path / "b" / "escoba.npz") as b:
         assert all(np.array_equal(a[k], b[k]) for k in a.files)
+
+
+def test_a_rollouts_teacher_is_recorded(tmp_path: Path) -> None:
+    flags = ["briscola", "--deals", "30", "--epochs", "1", "--hidden", "8", "--seed", "2"]
+    assert _train([*flags, "--teacher", "rollouts", "--out", str(tmp_path), "--json"]) == 0
+    record = json.loads((tmp_path / "briscola.json").read_text())["record"]
+    assert record["teacher"] == "rollouts" and record["policy"] == "advantage"
+    assert "--teacher rollouts" in record["command"]
+    assert "q_gain_over_teacher" in record["validation"]
 
 
 def test_bad_flags_are_reported(capsys: pytest.CaptureFixture[str]) -> None:
