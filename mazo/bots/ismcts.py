@@ -46,6 +46,7 @@ this.  It counts as ``K`` worlds beside the search's own: a move's estimate is
 ``(n·mean + K·advantage) / (n + K)`` over its ``n`` worlds (the mean of the moves' means
 added back is the same for every move), and ``guide`` compares the rival with the
 heuristic's move on that estimate.  One net evaluation a move: no playout slows.
+``weights`` names another net (a folder or ``.npz`` that ``mazo train --out`` wrote).
 
 ``bets=heuristic`` leaves every move that is not a card play (Envite's bets and answers,
 Trionfetti's vega, answers and rank order, Briscola's exchange) to the game's heuristic,
@@ -145,6 +146,7 @@ OPTIONS = (
     "signals",
     "paired",
     "prior",
+    "weights",
 )
 
 
@@ -258,6 +260,9 @@ def parse_ismcts_options(options: dict[str, Any], defaults: dict[str, Any]) -> d
         raise RulesError(f"ismcts prior must be a number >= 0 (worlds), not {prior!r}")
     if prior and not out["paired"]:
         raise RulesError("ismcts prior weighs the net beside a paired search: set paired=true")
+    weights = out["weights"]
+    if weights is not None and not (isinstance(weights, str) and weights):
+        raise RulesError(f"ismcts weights={weights!r}: a folder or .npz path of a net")
     return out
 
 
@@ -276,6 +281,7 @@ DEFAULTS: dict[str, Any] = {
     "signals": False,
     "paired": False,
     "prior": 0,
+    "weights": None,
 }
 
 INFER_TRIES = 16  # samples drawn to find one the others' bets agree with, then any
@@ -297,21 +303,21 @@ def _clearly_better(rival: _Node | None, hint: _Node | None, guide: float) -> bo
     return means[0] - means[1] > guide + math.sqrt(spread)
 
 
-def _advantage_net(game: Game) -> Any:
-    """The game's shipped net, which must predict advantages (``prior``); numpy comes with
-    it (the ``server``, ``cli`` and ``rl`` extras)."""
+def _advantage_net(game: Game, weights: str | None = None) -> Any:
+    """The game's shipped net (or ``weights``), which must predict advantages
+    (``prior``); numpy comes with it (the ``server``, ``cli`` and ``rl`` extras)."""
     try:
         from mazo.nets import load_net
     except ImportError:
         raise RulesError(
             "ismcts prior reads the game's net, which needs numpy: pip install 'mazo[cli]'"
         ) from None
-    net = load_net(game)
+    net = load_net(game, weights)
     if net.meta.get("record", {}).get("policy") != "advantage":
+        which = weights or f"the shipped {game.name} net"
         raise RulesError(
             f"ismcts prior needs a net that predicts move advantages (mazo train "
-            f"{game.name} --teacher rollouts); the shipped {game.name} net imitates the "
-            "heuristic"
+            f"{game.name} --teacher rollouts); {which} imitates the heuristic"
         )
     return net
 
@@ -398,7 +404,7 @@ class ISMCTSBot:
         self.prior = float(opts["prior"])
         self.net: Any = None
         if self.prior:
-            self.net = _advantage_net(game)
+            self.net = _advantage_net(game, opts["weights"])
         if self.signals and not info.signals:
             raise RulesError(
                 f"ismcts signals are read where the game's heuristic signs to its partners; "

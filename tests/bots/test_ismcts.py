@@ -739,7 +739,7 @@ def test_prior_counts_the_nets_advantages_as_worlds(monkeypatch: pytest.MonkeyPa
     searched = plain.choose(obs)
     favourite = next(a for a in moves if a != searched)
     logits = {a: (5.0 if a == favourite else 1.0) for a in moves}
-    monkeypatch.setattr(ismcts, "_advantage_net", lambda game: _FixedNet(logits))
+    monkeypatch.setattr(ismcts, "_advantage_net", lambda game, weights: _FixedNet(logits))
     for prior, want in ((1e6, favourite), (1e-6, searched)):
         bot = ISMCTSBot(
             game, 3, iterations=60, paired=True, depth=1, rollout="heuristic", prior=prior
@@ -756,10 +756,14 @@ def test_prior_options_are_checked(monkeypatch: pytest.MonkeyPatch) -> None:
         ISMCTSBot(game, 1, prior=-1, paired=True)
     with pytest.raises(mazo.RulesError, match="set paired=true"):
         ISMCTSBot(game, 1, prior=4)
+    with pytest.raises(mazo.RulesError, match="a folder or .npz path"):
+        ISMCTSBot(game, 1, prior=4, paired=True, weights=5)
+    with pytest.raises(mazo.RulesError, match="no net file"):
+        ISMCTSBot(game, 1, prior=4, paired=True, weights="/nonexistent/net.npz")
     import mazo.nets as nets
 
     real = nets.load_net(game)
     imitation = nets.GameNet(game, real.net, {**real.meta, "record": {"policy": "imitation"}})
-    monkeypatch.setattr(nets, "load_net", lambda game: imitation)
+    monkeypatch.setattr(nets, "load_net", lambda game, weights: imitation)
     with pytest.raises(mazo.RulesError, match="--teacher rollouts"):
         ISMCTSBot(game, 1, prior=4, paired=True)
