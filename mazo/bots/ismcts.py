@@ -127,7 +127,7 @@ from mazo.core.errors import MazoError, RulesError
 from mazo.core.game import Game, State
 from mazo.core.rng import Rng
 
-__all__ = ["ISMCTSBot", "outcome_reward", "parse_ismcts_options", "points_per_game"]
+__all__ = ["ISMCTSBot", "outcome_reward", "parse_ismcts_options", "points_per_game", "prior_net"]
 
 MAX_ROLLOUT = 2_000  # actions; a deal is far shorter, this only guards against a loop
 
@@ -303,7 +303,7 @@ def _clearly_better(rival: _Node | None, hint: _Node | None, guide: float) -> bo
     return means[0] - means[1] > guide + math.sqrt(spread)
 
 
-def _advantage_net(game: Game, weights: str | None = None) -> Any:
+def prior_net(game: Game, weights: str | None = None) -> Any:
     """The game's shipped net (or ``weights``), which must predict advantages
     (``prior``); numpy comes with it (the ``server``, ``cli`` and ``rl`` extras)."""
     try:
@@ -404,7 +404,7 @@ class ISMCTSBot:
         self.prior = float(opts["prior"])
         self.net: Any = None
         if self.prior:
-            self.net = _advantage_net(game, opts["weights"])
+            self.net = prior_net(game, opts["weights"])
         if self.signals and not info.signals:
             raise RulesError(
                 f"ismcts signals are read where the game's heuristic signs to its partners; "
@@ -562,6 +562,24 @@ class ISMCTSBot:
         finally:
             self.iterations, self.think_ms, self.guide = iterations, think_ms, guide
         return {a: got[0] for a, got in self.last_paired.items() if got}
+
+    def search_values(self, observation: Observation) -> dict[int, float]:
+        """Each move's mean reward after a paired search of ``observation`` (its own
+        budget, over the worlds where the move was played out): what a net learns from
+        the search (``mazo train --teacher search``).  Empty where the choice needed no
+        search: one move, a solved ending, a bet left to the heuristic."""
+        if not self.paired:
+            raise RulesError("search_values needs a paired search (paired=true)")
+        self.last_paired, self.last_worlds = {}, []
+        self.choose(observation)
+        index = {a: i for i, a in enumerate(self.last_paired)}
+        out: dict[int, float] = {}
+        for action, got in self.last_paired.items():
+            bit = 1 << index[action]
+            kept = [r for r, w in zip(got, self.last_worlds, strict=True) if w & bit]
+            if kept:
+                out[action] = sum(kept) / len(kept)
+        return out
 
     def _heuristics(self, **options: Any) -> list[Bot]:
         """One game heuristic per seat, each seeded from the bot's stream in turn."""

@@ -38,7 +38,9 @@ True
 
 from __future__ import annotations
 
+import importlib.util
 import random
+import warnings
 from typing import Any
 
 from mazo.bots.base import Bot, Observation, legal_ids
@@ -74,7 +76,31 @@ def search_preset(game: Game) -> dict[str, Any]:
     module = module_for(game)
     if module is None:
         return {}
-    return {**_FLAT_HEURISTIC, **getattr(module, "SEARCH_PRESET", {})}
+    preset = {**_FLAT_HEURISTIC, **getattr(module, "SEARCH_PRESET", {})}
+    if preset.get("prior") and not _net_fits(game):
+        del preset["prior"]
+    return preset
+
+
+def _net_fits(game: Game) -> bool:
+    """Whether the game's shipped net can be the search's prior here: numpy is installed
+    (the ``cli``, ``server`` and ``rl`` extras) and the net was trained, with ``--teacher
+    rollouts``, for this player count and rules layout.  Elsewhere the search levels play
+    without it (a warning says so where numpy alone is missing)."""
+    from mazo.bots.ismcts import prior_net
+
+    if importlib.util.find_spec("numpy") is None:
+        warnings.warn(
+            f"the {game.name} search levels play without their net (it needs numpy: "
+            "pip install 'mazo[cli]')",
+            stacklevel=3,
+        )
+        return False
+    try:
+        prior_net(game)
+    except RulesError:
+        return False
+    return True
 
 
 class EasyBot:

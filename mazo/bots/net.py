@@ -2,7 +2,9 @@
 
 It reads its seat's observation, as every bot does: the encoder's vector of it and its
 legal actions.  With ``temperature=0`` (the default) it plays the action with the highest
-logit (ties: the first in the observation's order); with a positive temperature it draws
+logit (ties: the first in the observation's order): for a net trained with ``mazo train
+--teacher rollouts`` (the shipped ones) the move whose predicted advantage is highest,
+for an imitation net the heuristic's likeliest move; with a positive temperature it draws
 from the softmax of the logits divided by it, with its own seeded generator.  It never
 talks (the encoder leaves talk out); where the seat's only legal actions are outside
 what a net plays, it takes the first legal one.

@@ -16,10 +16,11 @@ import shlex
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from mazo.core.game import Game
+from mazo.core.game import Game, State
 from mazo.core.rng import derive_seed
 
 from .common import (
@@ -99,10 +100,18 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument(
         "--teacher",
-        choices=("normal", "rollouts"),
+        choices=("normal", "rollouts", "search"),
         default="normal",
-        help="what the policy head learns: the heuristic's move (normal) or each move's "
-        "value played out on the real cards (rollouts; see above)",
+        help="what the policy head learns: the heuristic's move (normal), each move's "
+        "value played out on the real cards (rollouts) or by the expert's search of the "
+        "seat's observation (search; see above)",
+    )
+    p.add_argument(
+        "--teacher-iterations",
+        type=int,
+        default=100,
+        metavar="N",
+        help="playouts of the search that labels each decision with --teacher search (100)",
     )
     p.add_argument(
         "--out", default="nets", metavar="DIR", help="folder for GAME.npz/.json/.ckpt.pt (nets)"
@@ -119,9 +128,11 @@ def run(args: argparse.Namespace) -> int:
     out = Output(color=not args.json)
 
     def body() -> int:
-        for flag in ("deals", "epochs", "hidden", "batch"):
+        for flag in ("deals", "epochs", "hidden", "batch", "teacher_iterations"):
             if getattr(args, flag) < 1:
-                raise CliError(f"--{flag} must be at least 1, not {getattr(args, flag)}")
+                raise CliError(
+                    f"--{flag.replace('_', '-')} must be at least 1, not {getattr(args, flag)}"
+                )
         if not args.lr > 0:
             raise CliError(f"--lr must be positive, not {args.lr}")
         game = game_from_args(args.game, args.players, args.variant, args.option)
@@ -148,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
             show=show,
             command=_command(args, game),
             teacher=args.teacher,
+            teacher_iterations=args.teacher_iterations,
         )
         if args.json:
             sys.stdout.write(json.dumps(summary, indent=2) + "\n")
@@ -173,6 +185,7 @@ def train_game(
     show: bool = False,
     command: str = "",
     teacher: str = "normal",
+    teacher_iterations: int = 100,
 ) -> dict[str, Any]:
     """Self-play, train, export and record (see the module docstring); the summary."""
     # numpy and torch come with the train extra: `mazo` itself (make run, make play)
@@ -188,16 +201,22 @@ def train_game(
     name = game.name
     out_dir.mkdir(parents=True, exist_ok=True)
     t0, c0 = time.perf_counter(), time.process_time()
-    values = None
-    if teacher == "rollouts":
+    values: Callable[[State, int], dict[int, float]] | None = None
+    if teacher in ("rollouts", "search"):
         from mazo.bots.ismcts import ISMCTSBot
         from mazo.bots.levels import make_level
 
-        judge = make_level("expert", game, derive_seed(seed, "train-rollouts"), iterations=1)
+        budget = 1 if teacher == "rollouts" else teacher_iterations
+        judge = make_level(
+            "expert", game, derive_seed(seed, f"train-{teacher}"), iterations=budget, prior=0
+        )
         assert isinstance(judge, ISMCTSBot)
-        values = judge.world_values
+        if teacher == "rollouts":
+            values = judge.world_values
+        else:
+            values = lambda state, seat: judge.search_values(state.observation(seat))  # noqa: E731
     elif teacher != "normal":
-        raise CliError(f"--teacher {teacher!r}: normal or rollouts")
+        raise CliError(f"--teacher {teacher!r}: normal, rollouts or search")
     data = with_progress(
         show,
         f"self-play {name}",
@@ -234,7 +253,8 @@ def train_game(
             "seed": seed,
             "bot": "normal",
             "teacher": teacher,
-            "policy": "advantage" if teacher == "rollouts" else "imitation",
+            **({"teacher_iterations": teacher_iterations} if teacher == "search" else {}),
+            "policy": "imitation" if teacher == "normal" else "advantage",
             "deals": data.deals,
             "matches": data.matches,
             "decisions": len(data),
@@ -314,6 +334,8 @@ def _command(args: argparse.Namespace, game: Game) -> str:
     words += ["--seed", str(args.seed), "--hidden", str(args.hidden)]
     words += ["--batch", str(args.batch), "--lr", str(args.lr)]
     words += ["--value-weight", str(args.value_weight), "--teacher", args.teacher]
+    if args.teacher == "search":
+        words += ["--teacher-iterations", str(args.teacher_iterations)]
     words += ["--out", args.out]
     return " ".join(shlex.quote(w) for w in words)
 

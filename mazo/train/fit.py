@@ -14,7 +14,9 @@ trains the policy head as a value head instead: an action's logit is its predict
 advantage, the value of the move minus the mean over the decision's moves, in the
 search's reward units, fitted by squared error (weighted :data:`Q_WEIGHT`, as the
 advantages are small numbers).  Its argmax is then the move worth most, and the search
-can add the advantages to its own means (``prior`` in :mod:`mazo.bots.ismcts`).
+can add the advantages to its own means (``prior`` in :mod:`mazo.bots.ismcts`).  Such
+a run keeps the weights of its best epoch by the validation advantages' error (noisy
+targets overfit soon): ``best_epoch`` in the validation numbers says which.
 """
 
 from __future__ import annotations
@@ -228,6 +230,7 @@ def train(
     per_epoch = max(1, math.ceil(n / config.batch))
     total = per_epoch * config.epochs
     done = start * per_epoch
+    best: tuple[float, int, dict[str, torch.Tensor]] | None = None
     for epoch in range(start, config.epochs):
         model.train()
         order = torch.randperm(n)
@@ -249,6 +252,9 @@ def train(
                 progress(done, total)
         model.eval()
         val = evaluate(model, va)
+        if "q_mse" in val and (best is None or val["q_mse"] < best[0]):
+            state = {k: v.detach().clone() for k, v in model.state_dict().items()}
+            best = (val["q_mse"], epoch + 1, state)
         history.append(
             {
                 "epoch": float(epoch + 1),
@@ -272,10 +278,14 @@ def train(
                 checkpoint,
             )
     model.eval()
+    validation = evaluate(model, va)
+    if best is not None:
+        model.load_state_dict(best[2])
+        validation = {**evaluate(model, va), "best_epoch": float(best[1])}
     return Result(
         model=model,
         history=history,
-        validation=evaluate(model, va),
+        validation=validation,
         train_rows=n,
         validation_rows=int(va["x"].shape[0]),
         seconds=time.perf_counter() - wall,

@@ -739,7 +739,7 @@ def test_prior_counts_the_nets_advantages_as_worlds(monkeypatch: pytest.MonkeyPa
     searched = plain.choose(obs)
     favourite = next(a for a in moves if a != searched)
     logits = {a: (5.0 if a == favourite else 1.0) for a in moves}
-    monkeypatch.setattr(ismcts, "_advantage_net", lambda game, weights: _FixedNet(logits))
+    monkeypatch.setattr(ismcts, "prior_net", lambda game, weights: _FixedNet(logits))
     for prior, want in ((1e6, favourite), (1e-6, searched)):
         bot = ISMCTSBot(
             game, 3, iterations=60, paired=True, depth=1, rollout="heuristic", prior=prior
@@ -756,7 +756,7 @@ def test_prior_options_are_checked(monkeypatch: pytest.MonkeyPatch) -> None:
         ISMCTSBot(game, 1, prior=-1, paired=True)
     with pytest.raises(mazo.RulesError, match="set paired=true"):
         ISMCTSBot(game, 1, prior=4)
-    with pytest.raises(mazo.RulesError, match="a folder or .npz path"):
+    with pytest.raises(mazo.RulesError, match=r"a folder or \.npz path"):
         ISMCTSBot(game, 1, prior=4, paired=True, weights=5)
     with pytest.raises(mazo.RulesError, match="no net file"):
         ISMCTSBot(game, 1, prior=4, paired=True, weights="/nonexistent/net.npz")
@@ -767,3 +767,22 @@ def test_prior_options_are_checked(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(nets, "load_net", lambda game, weights: imitation)
     with pytest.raises(mazo.RulesError, match="--teacher rollouts"):
         ISMCTSBot(game, 1, prior=4, paired=True)
+
+
+def test_search_values_are_the_paired_means_of_the_search() -> None:
+    game, state = _opening(players=2)
+    obs = state.observation(state.to_act)
+    bot = ISMCTSBot(game, 3, iterations=30, paired=True, depth=1, rollout="heuristic")
+    values = bot.search_values(obs)
+    assert sorted(values) == state.legal_actions()
+    assert values == {a: sum(r) / len(r) for a, r in bot.last_paired.items()}
+    twin = ISMCTSBot(game, 3, iterations=30, paired=True, depth=1, rollout="heuristic")
+    assert twin.choose(obs) == max(values, key=values.__getitem__)
+    # a forced move needs no search: no values
+    game3 = mazo.load_game("briscola", players=2)
+    late = game3.new_match(seed=5)
+    while len(late.legal_actions()) > 1:
+        late = late.apply(late.legal_actions()[0])
+    assert bot.search_values(late.observation(late.to_act)) == {}
+    with pytest.raises(mazo.RulesError, match="paired=true"):
+        ISMCTSBot(game, 3, iterations=5).search_values(obs)

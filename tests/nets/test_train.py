@@ -192,10 +192,24 @@ def test_a_rollouts_teacher_is_recorded(tmp_path: Path) -> None:
     assert record["teacher"] == "rollouts" and record["policy"] == "advantage"
     assert "--teacher rollouts" in record["command"]
     assert "q_gain_over_teacher" in record["validation"]
+    assert 1 <= record["validation"]["best_epoch"] <= 1
+
+
+def test_a_search_teacher_is_recorded(tmp_path: Path) -> None:
+    flags = ["briscola", "--deals", "30", "--epochs", "2", "--hidden", "8", "--seed", "2"]
+    more = ["--teacher", "search", "--teacher-iterations", "6", "--out", str(tmp_path)]
+    assert _train([*flags, *more, "--json"]) == 0
+    record = json.loads((tmp_path / "briscola.json").read_text())["record"]
+    assert record["teacher"] == "search" and record["teacher_iterations"] == 6
+    assert record["policy"] == "advantage"
+    assert "--teacher search --teacher-iterations 6" in record["command"]
+    assert record["validation"]["best_epoch"] in (1.0, 2.0)
 
 
 def test_bad_flags_are_reported(capsys: pytest.CaptureFixture[str]) -> None:
     assert _train(["briscola", "--deals", "0"]) == 2
     assert "--deals must be at least 1" in capsys.readouterr().err
+    assert _train(["briscola", "--teacher", "search", "--teacher-iterations", "0"]) == 2
+    assert "--teacher-iterations must be at least 1" in capsys.readouterr().err
     assert _train(["briscola", "-n", "5"]) == 2
     assert "error" in capsys.readouterr().err
