@@ -114,6 +114,12 @@ def add_parser(subparsers: Any) -> None:
         help="playouts of the search that labels each decision with --teacher search (100)",
     )
     p.add_argument(
+        "--init",
+        metavar="NET",
+        help="start from this net's weights (a folder or .npz as --out writes, or 'shipped' "
+        "for the game's shipped net) instead of random ones; --hidden must match",
+    )
+    p.add_argument(
         "--out", default="nets", metavar="DIR", help="folder for GAME.npz/.json/.ckpt.pt (nets)"
     )
     p.add_argument(
@@ -160,6 +166,7 @@ def run(args: argparse.Namespace) -> int:
             command=_command(args, game),
             teacher=args.teacher,
             teacher_iterations=args.teacher_iterations,
+            init=args.init,
         )
         if args.json:
             sys.stdout.write(json.dumps(summary, indent=2) + "\n")
@@ -186,6 +193,7 @@ def train_game(
     command: str = "",
     teacher: str = "normal",
     teacher_iterations: int = 100,
+    init: str | None = None,
 ) -> dict[str, Any]:
     """Self-play, train, export and record (see the module docstring); the summary."""
     # numpy and torch come with the train extra: `mazo` itself (make run, make play)
@@ -199,6 +207,19 @@ def train_game(
     from mazo.train.fit import Config, export, train
 
     name = game.name
+    start = None
+    if init is not None:
+        from mazo.nets import NetError
+
+        try:
+            start = load_net(game, None if init == "shipped" else init).net.w
+        except NetError as err:
+            raise CliError(f"--init {init}: {err}") from None
+        if start["w1"].shape[1] != hidden:
+            raise CliError(
+                f"--init {init} has {start['w1'].shape[1]} units per layer; pass --hidden "
+                f"{start['w1'].shape[1]}"
+            )
     out_dir.mkdir(parents=True, exist_ok=True)
     t0, c0 = time.perf_counter(), time.process_time()
     values: Callable[[State, int], dict[int, float]] | None = None
@@ -234,7 +255,7 @@ def train_game(
         show,
         f"train {name}",
         1,
-        lambda p: train(data, config, checkpoint=ckpt, resume=resume, progress=p),
+        lambda p: train(data, config, checkpoint=ckpt, resume=resume, progress=p, init=start),
     )
     arrays = export(result.model)
     weights = out_dir / f"{name}.npz"
@@ -255,6 +276,7 @@ def train_game(
             "teacher": teacher,
             **({"teacher_iterations": teacher_iterations} if teacher == "search" else {}),
             "policy": "imitation" if teacher == "normal" else "advantage",
+            "init": init,
             "deals": data.deals,
             "matches": data.matches,
             "decisions": len(data),
@@ -336,6 +358,8 @@ def _command(args: argparse.Namespace, game: Game) -> str:
     words += ["--value-weight", str(args.value_weight), "--teacher", args.teacher]
     if args.teacher == "search":
         words += ["--teacher-iterations", str(args.teacher_iterations)]
+    if args.init is not None:
+        words += ["--init", args.init]
     words += ["--out", args.out]
     return " ".join(shlex.quote(w) for w in words)
 

@@ -35,7 +35,7 @@ from torch import nn
 
 from mazo.train.data import Dataset
 
-__all__ = ["Q_WEIGHT", "Config", "Model", "export", "train"]
+__all__ = ["Q_WEIGHT", "Config", "Model", "export", "load_arrays", "train"]
 
 Q_WEIGHT = 100.0
 """Weight of the advantages' squared error (they are tenths of a reward: errors of
@@ -202,6 +202,7 @@ def train(
     checkpoint: Path | None = None,
     resume: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    init: dict[str, npt.NDArray[np.float32]] | None = None,
 ) -> Result:
     """Train on ``data`` (see the module docstring).  With ``checkpoint``, the model,
     optimizer and history are saved there after every epoch; with ``resume`` a run
@@ -214,6 +215,8 @@ def train(
     train_rows, val_rows = split(data)
     tr, va = _tensors(data, train_rows), _tensors(data, val_rows)
     model = Model(data.x.shape[1], config.hidden, data.pad)
+    if init is not None:
+        load_arrays(model, init)
     opt = torch.optim.Adam(model.parameters(), lr=config.lr)
     history: list[dict[str, float]] = []
     start = 0
@@ -291,6 +294,23 @@ def train(
         seconds=time.perf_counter() - wall,
         cpu_seconds=time.process_time() - cpu,
     )
+
+
+def load_arrays(model: Model, arrays: dict[str, npt.NDArray[np.float32]]) -> None:
+    """Start ``model`` from a net's arrays (:func:`export`'s layout, e.g. a shipped net):
+    a value-trained run begins where an imitation net left off.  The shapes must match."""
+    pairs = [(model.l1, "w1", "b1"), (model.l2, "w2", "b2")]
+    pairs += [(model.policy, "wp", "bp"), (model.value, "wv", "bv")]
+    with torch.no_grad():
+        for layer, w, b in pairs:
+            weight = torch.from_numpy(np.ascontiguousarray(arrays[w].T))
+            if weight.shape != layer.weight.shape:
+                raise ValueError(
+                    f"the starting net's {w} is {tuple(arrays[w].shape)}, this run needs "
+                    f"{tuple(layer.weight.T.shape)} (another --hidden or game layout)"
+                )
+            layer.weight.copy_(weight)
+            layer.bias.copy_(torch.from_numpy(np.ascontiguousarray(arrays[b])))
 
 
 def export(model: Model) -> dict[str, npt.NDArray[np.float32]]:

@@ -206,6 +206,25 @@ def test_a_search_teacher_is_recorded(tmp_path: Path) -> None:
     assert record["validation"]["best_epoch"] in (1.0, 2.0)
 
 
+def test_a_run_can_start_from_a_net(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--init``: a run starts from the net given (with a step too small to move it,
+    its weights come back as they were; a fresh start's do not), and a layout mismatch
+    is refused."""
+    flags = ["briscola", "-n", "2", "--deals", "30", "--epochs", "1", "--seed", "2", "--lr", "1e-9"]
+    assert _train([*flags, "--init", "shipped", "--out", str(tmp_path / "a"), "--json"]) == 0
+    assert _train([*flags, "--out", str(tmp_path / "b"), "--json"]) == 0
+    capsys.readouterr()
+    game = mazo.load_game("briscola", players=2)
+    shipped, started = load_net(game).net, load_net(game, tmp_path / "a").net
+    assert all(np.allclose(shipped.w[k], started.w[k], atol=1e-6) for k in shipped.w)
+    fresh = load_net(game, tmp_path / "b").net
+    assert not np.allclose(shipped.w["w1"], fresh.w["w1"], atol=1e-3)
+    record = json.loads((tmp_path / "a" / "briscola.json").read_text())["record"]
+    assert record["init"] == "shipped" and "--init shipped" in record["command"]
+    assert _train([*flags, "--init", "shipped", "--hidden", "16", "--out", str(tmp_path)]) == 2
+    assert "pass --hidden 128" in capsys.readouterr().err
+
+
 def test_bad_flags_are_reported(capsys: pytest.CaptureFixture[str]) -> None:
     assert _train(["briscola", "--deals", "0"]) == 2
     assert "--deals must be at least 1" in capsys.readouterr().err
