@@ -41,8 +41,9 @@ Value = tuple[float, int]
 """A deal's end for a side: ``(outcome, margin)``.  ``outcome`` is
 :func:`mazo.bots.rewards.outcome_reward` (1 the side gained most, 0.5 shared, 0 not;
 a game or chico before the score, the match's winner before both); ``margin`` is what
-the side gained minus the best gain of any other side, in the same units (games or
-chicos if any were gained, else the score).  Tuples compare outcome first, so the
+the side gained minus the best gain of any other side: in the deal's own points where
+the game counts them finer than its score (Briscola's card points), else in games or
+chicos if any were gained, else in the score.  Tuples compare outcome first, so the
 solver wins the deal first and only then wins it by as much as it can."""
 
 
@@ -106,11 +107,19 @@ def _decode(value: int) -> Value:
 
 
 def _margin(scores: list[int], games: list[int], end: State, side: int) -> int:
-    """What ``side`` gained minus the best gain of another side (games first, as
-    ``outcome_reward`` counts them)."""
-    gained = [b - a for a, b in zip(games, end.games, strict=True)]
-    if not any(gained):
-        gained = [b - a for a, b in zip(scores, end.scores, strict=True)]
+    """What ``side`` gained minus the best gain of another side: in the deal's own
+    points where the game counts finer than its scores (Briscola's card points: its
+    scores count deals won, so a margin in scores would be +-1 whatever the cards, and a
+    deal already won or lost would be played with no care for the card points, which a
+    player and a per-deal tally both count), else games first, as ``outcome_reward``
+    counts them, then the score.  The outcome comes first in a :data:`Value` anyway."""
+    fine = end.finished_deal_points()
+    if fine is not None:
+        gained = fine
+    else:
+        gained = [b - a for a, b in zip(games, end.games, strict=True)]
+        if not any(gained):
+            gained = [b - a for a, b in zip(scores, end.scores, strict=True)]
     return gained[side] - max(g for i, g in enumerate(gained) if i != side)
 
 
@@ -219,7 +228,8 @@ def solve(state: State, side: int, *, max_nodes: int | None = None) -> tuple[int
         return best, best_move
 
     if state.to_act is None or state.match_over:
-        return None, _decode(leaf(state))
+        # Nothing is left to gain: the outcome as it stands, no margin.
+        return None, (outcome_reward(scores0, games0, state, side), 0)
     value, move = search(state, _LOW, _HIGH, 0)
     return move, _decode(value)
 

@@ -105,10 +105,15 @@ def positions(game: Game, small: Callable[[State], bool], count: int, seed: int 
 
 def deal_value(scores: list[int], games: list[int], end: State, side: int) -> Value:
     """The solver's value, written out: the deal's outcome (``outcome_reward``) and what
-    ``side`` gained minus the best gain of another side (games first, else scores)."""
-    gained = [b - a for a, b in zip(games, end.games, strict=True)]
-    if not any(gained):
-        gained = [b - a for a, b in zip(scores, end.scores, strict=True)]
+    ``side`` gained minus the best gain of another side: the deal's card points in
+    Briscola (from its ``hand_end`` event), else games first, else scores."""
+    if getattr(end.game, "name", None) == "briscola":
+        ends = [e for e in end.events if e.get("type") == "hand_end"]
+        gained = list(ends[-1]["points"])
+    else:
+        gained = [b - a for a, b in zip(games, end.games, strict=True)]
+        if not any(gained):
+            gained = [b - a for a, b in zip(scores, end.scores, strict=True)]
     others = max(g for s, g in enumerate(gained) if s != side)
     return outcome_reward(scores, games, end, side), gained[side] - others
 
@@ -422,16 +427,39 @@ def test_hand_built_briscola_ending() -> None:
     game = state.game
     move, value = solve(state, 0)
     assert move == game.string_to_action("2O")
-    assert value == (1.0, 1)  # seat 0 wins the deal: one deal win to none
-    assert solve(state, 1) == (move, (0.0, -1))  # the same search, seen from seat 1
+    assert value == (1.0, 2)  # seat 0 wins the deal 61 card points to 59
+    assert solve(state, 1) == (move, (0.0, -2))  # the same search, seen from seat 1
     for card in ("1C", "QC"):
-        assert solve(state.apply(card), 0)[1] == (0.0, -1)
+        assert solve(state.apply(card), 0)[1] == (0.0, -18)  # 51 to 69 at best
     # Played out by the solver for both seats, seat 0 takes the deal.
     while not state.hand_over:
         state = state.apply(solve(state, 0)[0])  # type: ignore[arg-type]
     assert state.scores == [1, 0]
     end = [e for e in state.events if e["type"] == "hand_end"][-1]
-    assert end["points"][0] >= 61
+    assert end["points"] == [61, 59]
+
+
+def test_a_briscola_deal_already_won_is_still_played_for_card_points() -> None:
+    """Once every line wins the deal, the solver still takes the most card points: the
+    value's margin is the deal's card points, not the one deal win every line gives."""
+    game = mazo.load_game("briscola", players=2)
+    seen = 0
+    for state in positions(game, lambda s: stock(s) == 0, 60, seed=300):
+        seat = state.to_act
+        side = game.info.side_of[seat]
+        outcomes = {}
+        for move in state.legal_actions():
+            child = state.apply(move)
+            outcomes[move] = (
+                deal_value(state.scores, state.games, child, side)
+                if child.hand_over
+                else brute(child, side, state.scores, state.games)
+            )
+        if len({o[0] for o in outcomes.values()}) == 1 and len(set(outcomes.values())) > 1:
+            move, value = solve(state, side)
+            assert value == max(outcomes.values()) == outcomes[move]
+            seen += 1
+    assert seen >= 3
 
 
 def test_hand_built_ending_through_the_observation() -> None:
