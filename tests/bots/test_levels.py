@@ -146,3 +146,33 @@ def test_search_levels_presets() -> None:
             assert (bot.reward_name, bot.bets_by_heuristic, bot.paired) == want, name
             if name == "envite":
                 assert bot.readers is not None and bot.read_from == 40
+
+
+def test_a_net_prior_in_a_preset_is_kept_only_where_the_net_fits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A game's ``SEARCH_PRESET`` may ask for the net's ``prior``; the search levels keep
+    it where the shipped net fits the configuration, drop it where none does (another
+    player count), and drop it with a warning where numpy is missing."""
+    import importlib.util
+
+    import mazo.bots.heuristic.briscola as heuristic
+    import mazo.bots.ismcts as ismcts
+    from mazo.bots.levels import search_preset
+
+    monkeypatch.setattr(heuristic, "SEARCH_PRESET", {**heuristic.SEARCH_PRESET, "prior": 40})
+
+    def prior_net(game: Any, weights: Any = None) -> Any:
+        if game.players != 2:
+            raise mazo.RulesError("no net for this count")
+        return object()
+
+    monkeypatch.setattr(ismcts, "prior_net", prior_net)
+    assert search_preset(mazo.load_game("briscola", players=2))["prior"] == 40
+    assert "prior" not in search_preset(mazo.load_game("briscola", players=4))
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "numpy" else real(name, *a)
+    )
+    with pytest.warns(UserWarning, match="needs numpy"):
+        assert "prior" not in search_preset(mazo.load_game("briscola", players=2))
