@@ -38,11 +38,12 @@ played out after every one of the seat's moves, with the same rollout draws, so 
 of the deal cancels from the moves' difference (the budget counts playouts).
 
 ``prior=K`` (with ``paired``) adds the game's shipped net (:mod:`mazo.nets`, numpy) to a
-paired search: a net trained with ``mazo train --teacher rollouts`` predicts each move's
-advantage (its value minus the mean of the moves', in the search's reward units) from the
-seat's observation, learned from moves played out on real deals' cards, so it knows what
-uniform samples do not: which hands the others hold where play reaches a position like
-this.  It counts as ``K`` worlds beside the search's own: a move's estimate is
+paired search: a net trained with ``mazo train --teacher rollouts`` (or ``search``)
+predicts each move's advantage (its value minus the mean of the moves', in the search's
+reward units) from the seat's observation; learned from moves played out on real deals'
+cards, it may know what uniform samples do not: which hands the others hold where play
+reaches a position like this.  No level uses one yet (docs/nets.md: the nets made so
+far measured weaker).  It counts as ``K`` worlds beside the search's own: a move's estimate is
 ``(n·mean + K·advantage) / (n + K)`` over its ``n`` worlds (the mean of the moves' means
 added back is the same for every move), and ``guide`` compares the rival with the
 heuristic's move on that estimate.  One net evaluation a move: no playout slows.
@@ -322,6 +323,16 @@ def prior_net(game: Game, weights: str | None = None) -> Any:
     return net
 
 
+def _played(per_move: dict[int, list[float]], worlds: list[int]) -> dict[int, list[float]]:
+    """Each move's rewards from the worlds it was played out in (``per_move`` lists hold
+    a 0 where the move was not legal; the keys' order is the moves' bit order)."""
+    out = {}
+    for i, (action, rewards) in enumerate(per_move.items()):
+        bit = 1 << i
+        out[action] = [r for r, w in zip(rewards, worlds, strict=True) if w & bit]
+    return out
+
+
 def _stopping(determinize: Callable[[Rng], State]) -> Callable[[Rng], State]:
     """``determinize`` with its samples marked ``stop_at_deal_end()``, where the game's
     states have it (a state without it keeps dealing: still correct)."""
@@ -555,12 +566,13 @@ class ISMCTSBot:
         if self.policies is not None:
             self.choosers = self._rollout_choosers()
         world = _stopping(lambda rng: state)
-        iterations, think_ms, guide = self.iterations, self.think_ms, self.guide
-        self.iterations, self.think_ms, self.guide = len(moves), 0.0, 0.0
+        # One world, no clock, no guide and no net: the values alone (put back after).
+        kept = self.iterations, self.think_ms, self.guide, self.prior
+        self.iterations, self.think_ms, self.guide, self.prior = len(moves), 0.0, 0.0, 0.0
         try:
             self._choose_paired({}, world, Rng(0), seat, moves, None, None)
         finally:
-            self.iterations, self.think_ms, self.guide = iterations, think_ms, guide
+            self.iterations, self.think_ms, self.guide, self.prior = kept
         return {a: got[0] for a, got in self.last_paired.items() if got}
 
     def search_values(self, observation: Observation) -> dict[int, float]:
@@ -572,14 +584,8 @@ class ISMCTSBot:
             raise RulesError("search_values needs a paired search (paired=true)")
         self.last_paired, self.last_worlds = {}, []
         self.choose(observation)
-        index = {a: i for i, a in enumerate(self.last_paired)}
-        out: dict[int, float] = {}
-        for action, got in self.last_paired.items():
-            bit = 1 << index[action]
-            kept = [r for r, w in zip(got, self.last_worlds, strict=True) if w & bit]
-            if kept:
-                out[action] = sum(kept) / len(kept)
-        return out
+        played = _played(self.last_paired, self.last_worlds)
+        return {a: sum(got) / len(got) for a, got in played.items() if got}
 
     def _heuristics(self, **options: Any) -> list[Bot]:
         """One game heuristic per seat, each seeded from the bot's stream in turn."""
@@ -841,14 +847,13 @@ class ISMCTSBot:
         prior = self.prior
         advantage = self._advantages(observation, moves) if prior else {}
         self.last_advantages = advantage
+        played = _played(per_move, worlds)
 
         def mean(action: int) -> float:
-            bit = 1 << index[action]
-            got = [r for r, w in zip(per_move[action], worlds, strict=True) if w & bit]
+            got = played[action]
             if not got:
                 return -1.0
-            n = len(got)
-            return (sum(got) + prior * advantage.get(action, 0.0)) / (n + prior)
+            return (sum(got) + prior * advantage.get(action, 0.0)) / (len(got) + prior)
 
         best = max(moves, key=mean)
         if not self.guide:
@@ -882,7 +887,8 @@ class ISMCTSBot:
             legal, ev = self.net.evaluate(observation, with_value=False)
         except NetError:
             return {}
-        got = {a: x for a, x in zip(legal, ev.logits, strict=True) if a in set(moves)}
+        wanted = set(moves)
+        got = {a: x for a, x in zip(legal, ev.logits, strict=True) if a in wanted}
         if len(got) < 2:
             return {}
         centre = sum(got.values()) / len(got)

@@ -2,12 +2,12 @@
 
 It reads its seat's observation, as every bot does: the encoder's vector of it and its
 legal actions.  With ``temperature=0`` (the default) it plays the action with the highest
-logit (ties: the first in the observation's order): for a net trained with ``mazo train
---teacher rollouts`` (the shipped ones) the move whose predicted advantage is highest,
-for an imitation net the heuristic's likeliest move; with a positive temperature it draws
-from the softmax of the logits divided by it, with its own seeded generator.  It never
-talks (the encoder leaves talk out); where the seat's only legal actions are outside
-what a net plays, it takes the first legal one.
+logit (ties: the first in the observation's order): for an imitation net (the shipped
+ones) the heuristic's likeliest move, for a net trained with ``mazo train --teacher
+rollouts`` or ``search`` the move whose predicted advantage is highest.  With a positive
+temperature it draws from the softmax of the logits divided by it, with its own seeded
+generator.  It never talks (the encoder leaves talk out); where the seat's only legal
+actions are outside what a net plays, it takes the first legal one.
 
 Options: ``temperature`` (0), ``weights`` (a folder written by ``mazo train --out`` or a
 ``.npz`` file; default: the shipped net of the game).  A net covers the player count it

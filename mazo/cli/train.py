@@ -47,14 +47,14 @@ by mazo.nets with numpy alone), with OUT/GAME.json recording how they were made;
 checkpoint OUT/GAME.ckpt.pt is saved after every epoch (--resume continues from it).
 The same command and seed give the same weights on the same machine.
 
---teacher rollouts (expert iteration's first step: what the shipped nets are) keeps the
-heuristic's self-play but labels every decision with each legal move's value on the
-deal's real cards: the move played out once by the search's rollout policy (the
-heuristic on every seat) and scored with the expert level's reward. The policy head then
-learns each move's advantage instead of copying the heuristic: averaged over many deals,
-a move's value over the hands opponents really hold where the heuristic's play leads,
-which the search's uniform samples cannot know. The expert level adds these advantages
-to its own (its prior); the net level plays their best."""
+--teacher rollouts keeps the heuristic's self-play but labels every decision with each
+legal move's value on the deal's real cards: the move played out once by the search's
+rollout policy (the heuristic on every seat) and scored with the expert level's reward.
+--teacher search labels it with the expert's paired search of the seat's observation
+instead (--teacher-iterations playouts). Either way the policy head learns each move's
+advantage instead of copying the heuristic; the search can read it (ismcts prior=K,
+weights=OUT) and the net bot plays its best. The shipped nets imitate (docs/nets.md says
+why: the value-trained ones measured weaker)."""
 EPILOG = """\
 examples:
   mazo train briscola --deals 20000 --epochs 12 --seed 1 --out mazo/nets/weights

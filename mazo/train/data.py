@@ -9,11 +9,13 @@ points margin (its points minus the best other side's, over all points taken in 
 -1..1) and whether it took the most points (1, 0.5 shared, 0).  Decisions whose action
 is talk are skipped.
 
-With ``values`` (``teacher="rollouts"`` in :mod:`mazo.cli.train`), each decision also gets
-a value per candidate action, measured on the deal's *real* cards: every candidate is
-played out once from the true state by the search's rollout policy, with the same draws
-after each (:meth:`mazo.bots.ismcts.ISMCTSBot.world_values`), and the seat's side's
-reward recorded (``q``, NaN where a candidate has none).  A net that regresses these
+With ``values`` (``--teacher`` in :mod:`mazo.cli.train`), each decision also gets a value
+per candidate action (``q``, NaN where a candidate has none).  ``rollouts`` measures it
+on the deal's *real* cards: every candidate is played out once from the true state by
+the search's rollout policy, with the same draws after each
+(:meth:`mazo.bots.ismcts.ISMCTSBot.world_values`), and the seat's side's reward
+recorded; ``search`` takes the expert search's mean per move from the seat's
+observation (:meth:`~mazo.bots.ismcts.ISMCTSBot.search_values`).  A net that regresses these
 learns each move's value averaged over the hands the seat's opponents really hold in
 positions like this one, as the heuristic's play reveals them: what a search's uniform
 samples cannot know.  Only decisions with two or more candidates are kept then.
@@ -89,7 +91,7 @@ def self_play(
 ) -> Dataset:
     """Play ``bot`` against itself on ``game`` until ``deals`` deals have ended (see the
     module docstring); ``progress(done, deals)`` is called as deals end; ``values(state,
-    seat)`` gives each candidate's value on the real cards (the module docstring)."""
+    seat)`` gives each candidate's value (the module docstring)."""
     encoder = Encoder(game)
     features = ActionFeatures(game)
     side_of = game.info.side_of

@@ -296,13 +296,21 @@ def train(
     )
 
 
+def _layers(model: Model) -> list[tuple[nn.Linear, str, str]]:
+    """Each torch layer with the names of its weight and bias in a weights file."""
+    return [
+        (model.l1, "w1", "b1"),
+        (model.l2, "w2", "b2"),
+        (model.policy, "wp", "bp"),
+        (model.value, "wv", "bv"),
+    ]
+
+
 def load_arrays(model: Model, arrays: dict[str, npt.NDArray[np.float32]]) -> None:
     """Start ``model`` from a net's arrays (:func:`export`'s layout, e.g. a shipped net):
     a value-trained run begins where an imitation net left off.  The shapes must match."""
-    pairs = [(model.l1, "w1", "b1"), (model.l2, "w2", "b2")]
-    pairs += [(model.policy, "wp", "bp"), (model.value, "wv", "bv")]
     with torch.no_grad():
-        for layer, w, b in pairs:
+        for layer, w, b in _layers(model):
             weight = torch.from_numpy(np.ascontiguousarray(arrays[w].T))
             if weight.shape != layer.weight.shape:
                 raise ValueError(
@@ -319,16 +327,10 @@ def export(model: Model) -> dict[str, npt.NDArray[np.float32]]:
     def arr(t: torch.Tensor) -> npt.NDArray[np.float32]:
         return np.ascontiguousarray(t.detach().cpu().numpy().astype(np.float32))
 
-    return {
-        "w1": arr(model.l1.weight.T),
-        "b1": arr(model.l1.bias),
-        "w2": arr(model.l2.weight.T),
-        "b2": arr(model.l2.bias),
-        "wp": arr(model.policy.weight.T),
-        "bp": arr(model.policy.bias),
-        "wv": arr(model.value.weight.T),
-        "bv": arr(model.value.bias),
-    }
+    out = {}
+    for layer, w, b in _layers(model):
+        out[w], out[b] = arr(layer.weight.T), arr(layer.bias)
+    return out
 
 
 def summary_losses(result: Result) -> dict[str, Any]:

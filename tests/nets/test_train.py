@@ -103,19 +103,13 @@ def test_numpy_forward_equals_torch() -> None:
 
 @pytest.mark.parametrize("game_name", ["briscola", "escoba", "envite", "trionfetti"])
 def test_the_shipped_nets_read_the_same_in_numpy_and_torch(game_name: str) -> None:
-    from mazo.train.fit import Model
+    from mazo.train.fit import Model, export, load_arrays
 
     game = mazo.load_game(game_name, players=2 if game_name in ("briscola", "escoba") else 4)
     net = load_net(game).net
     model = Model(net.inputs, net.hidden, net.features)
-    with torch.no_grad():
-        for layer, (w, b) in zip(
-            (model.l1, model.l2, model.policy, model.value),
-            (("w1", "b1"), ("w2", "b2"), ("wp", "bp"), ("wv", "bv")),
-            strict=True,
-        ):
-            layer.weight.copy_(torch.from_numpy(net.w[w].T.copy()))
-            layer.bias.copy_(torch.from_numpy(net.w[b]))
+    load_arrays(model, net.w)
+    assert all(np.array_equal(a, net.w[k]) for k, a in export(model).items())
     data = self_play(game, deals=3, seed=8)
     with torch.no_grad():
         tf, tv = model(torch.from_numpy(data.x))
