@@ -847,10 +847,10 @@ class ISMCTSBot:
         prior = self.prior
         advantage = self._advantages(observation, moves) if prior else {}
         self.last_advantages = advantage
-        played = _played(per_move, worlds)
+        kept_rewards = _played(per_move, worlds)
 
         def mean(action: int) -> float:
-            got = played[action]
+            got = kept_rewards[action]
             if not got:
                 return -1.0
             return (sum(got) + prior * advantage.get(action, 0.0)) / (len(got) + prior)
