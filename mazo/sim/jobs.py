@@ -26,6 +26,7 @@ __all__ = [
     "MatchSummary",
     "Progress",
     "SimJob",
+    "deal_tallies",
     "labels",
     "match_summary",
     "outcome",
@@ -203,11 +204,40 @@ def play_sim_job(job: SimJob, game: Game | None = None) -> State:
 
 def match_summary(state: State) -> MatchSummary:
     """The :data:`MatchSummary` of a finished match."""
-    deal_points = tuple(tuple(e["points"]) for e in state.events if e.get("type") == "hand_end")
+    deal_points = deal_tallies(state)
     # Where a level sits above the scores (Envite chicos), the final score is that level:
     # Envite's stones go back to 0 with every chico.
     scores = state.games if any(state.games) else state.scores
     return state.winner, tuple(scores), deal_points
+
+
+def deal_tallies(state: State) -> tuple[tuple[int, ...], ...]:
+    """Per deal of ``state``'s match, the points each side took, as the per-deal tallies
+    count them: the ``hand_end`` event's ``points``, except that a deal which wins the
+    level above the scores while giving no points (Envite's chico played out at level 4,
+    *chico fuera*: the stones go back to 0) counts the level's worth in points,
+    ``info.score_target`` (12 stones, what a chico takes), to the side that won it.
+    Without that a chico-level deal read as drawn at 0-0, and a bot that raised to the
+    chico and won gained nothing in the per-deal ladder (docs/tournament.md "Per deal")."""
+    events = state.events
+    worth = state.game.info.score_target
+    out: list[tuple[int, ...]] = []
+    for i, event in enumerate(events):
+        if event.get("type") != "hand_end":
+            continue
+        points = list(event["points"])
+        after = events[i + 1] if i + 1 < len(events) else None
+        # The event that follows a deal winning a level names the side and the levels won
+        # (Envite's "chico", Trionfetti's "game_end").
+        if (
+            not any(points)
+            and after is not None
+            and isinstance(after.get("team"), int)
+            and isinstance(after.get("games"), list)
+        ):
+            points[after["team"]] = worth
+        out.append(tuple(points))
+    return tuple(out)
 
 
 # -- tournament matches (mazo tournament) ------------------------------------------------
@@ -254,7 +284,7 @@ def outcome(state: State, one_deal: bool = False) -> MatchOutcome:
     """The :class:`MatchOutcome` of a finished tournament match; with ``one_deal``, of
     its first deal alone (the side with the most points wins it; a tie is a draw)."""
     if one_deal:
-        ends = [e["points"] for e in state.events if e.get("type") == "hand_end"]
+        ends = deal_tallies(state)
         if not ends:
             raise RulesError("the deal has not ended: no per-deal outcome")
         points = ends[0]
@@ -262,7 +292,7 @@ def outcome(state: State, one_deal: bool = False) -> MatchOutcome:
         leaders = [side for side, p in enumerate(points) if p == top]
         winner = leaders[0] if len(leaders) == 1 else None
         return MatchOutcome(winner, tuple(points), (tuple(points),))
-    deal_points = tuple(tuple(e["points"]) for e in state.events if e.get("type") == "hand_end")
+    deal_points = deal_tallies(state)
     # As in mazo sim: where a level sits above the scores (Envite chicos) it is the score.
     scores = state.games if any(state.games) else state.scores
     return MatchOutcome(state.winner, tuple(scores), deal_points)

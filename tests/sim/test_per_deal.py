@@ -10,7 +10,9 @@ import pytest
 from conftest import run_cli
 
 from mazo.core.errors import RulesError
-from mazo.sim.jobs import outcome, play_job
+from mazo.core.game import State
+from mazo.games import load_game
+from mazo.sim.jobs import deal_tallies, outcome, play_job
 from mazo.sim.stats import DealTally, ratio_interval
 from mazo.sim.tournament import run_tournament, tournament_jobs
 
@@ -152,3 +154,54 @@ def test_cli_per_refuses_other_units(
     argv = ["tournament", "briscola", "--bots", "normal,random", "--per", "hand"]
     code, _, err = run_cli(argv, capsys, monkeypatch)
     assert code == 2 and "--per" in err and "match" in err and "deal" in err
+
+
+def _play(game_name: str, players: int, seed: int, moves: list[tuple[int, str]]) -> State:
+    """The match of ``seed`` after ``moves`` (seat, action string), each seat's turn checked."""
+    game = load_game(game_name, players=players)
+    state = game.new_match(seed=seed)
+    for seat, text in moves:
+        assert state.to_act == seat
+        state = state.apply(game.string_to_action(text), seat=seat)
+    return state
+
+
+def test_a_chico_fuera_deal_counts_the_chicos_stones_to_its_winner() -> None:
+    # Envite rules 9.1 and 11.3: a deal played out at level 4 wins the chico outright and
+    # both teams' stones go back to 0, so its hand_end gives no stones ([0, 0]); the
+    # per-deal tally counts the chico as the 12 stones that take one, to the trick winner.
+    state = _play(
+        "envite",
+        4,
+        1,
+        [
+            (2, "envio"),
+            (3, "raise"),  # siete
+            (0, "raise"),  # nueve
+            (1, "raise"),  # chico
+            (2, "accept"),
+            (2, "6C"),
+            (3, "3C"),
+            (0, "QO"),
+            (1, "6E"),
+            (1, "QE"),
+            (2, "JC"),
+            (3, "3B"),
+            (0, "3E"),
+        ],
+    )
+    assert state.hand_over and state.games == [0, 1] and state.scores == [0, 0]
+    ends = [e for e in state.events if e["type"] == "hand_end"]
+    assert ends[0]["points"] == [0, 0] and ends[0]["detail"]["award"] == "chico"
+    got = outcome(state, one_deal=True)
+    assert got.scores == (0, 12) and got.deal_points == ((0, 12),) and got.winner == 1
+    # A whole-match tally reads the same deal the same way.
+    assert deal_tallies(state) == ((0, 12),)
+
+
+def test_an_ordinary_deal_counts_its_hand_end_points() -> None:
+    # A folded envío: the proposing team takes value(0) = 2 stones (rules 11.2).
+    state = _play("envite", 4, 1, [(2, "envio"), (3, "fold")])
+    assert state.hand_over
+    assert deal_tallies(state) == ((2, 0),)
+    assert outcome(state, one_deal=True).winner == 0
