@@ -63,6 +63,14 @@ reads the other seats' card plays the same way.  The model is the heuristic, so 
 opponent modelling: exact against ``normal`` players, a reasonable prior against people,
 who also bet on strong hands.
 
+``infer=plays`` weighs samples by the others' card plays where the game's heuristic file
+has the ``play_likelihood`` hook (two-player Briscola): for each world, ``pool`` samples
+are drawn and one is kept with a chance in proportion to how likely the heuristic, with
+that sample's cards in the opponent's place, was to make the opponent's last plays (a
+softmax of its scores, mixed with a uniform slip: an opponent who plays otherwise only
+makes the weights flatter).  Sampling, importance weighting and resampling in one step:
+the playouts a move stay the budget, and each world costs ``pool`` weighings more.
+
 ``signals=true`` (Envite, whose rules deliver partner signs by default) makes the bot
 sign as the heuristic does, once a deal and before anything else: its best trump, or the
 kind of hand it holds.  It also trusts its partners' signs: every sample deals each
@@ -144,6 +152,7 @@ OPTIONS = (
     "reward",
     "bets",
     "infer",
+    "pool",
     "signals",
     "paired",
     "prior",
@@ -245,8 +254,13 @@ def parse_ismcts_options(options: dict[str, Any], defaults: dict[str, Any]) -> d
     guide = out["guide"]
     if type(guide) not in (int, float) or not 0 <= guide <= 1:
         raise RulesError(f"ismcts guide must be a number in [0, 1], not {guide!r}")
-    if out["infer"] not in ("none", "bets", "all"):
-        raise RulesError(f"ismcts infer must be 'none', 'bets' or 'all', not {out['infer']!r}")
+    if out["infer"] not in ("none", "bets", "all", "plays"):
+        raise RulesError(
+            f"ismcts infer must be 'none', 'bets', 'all' or 'plays', not {out['infer']!r}"
+        )
+    pool = out["pool"]
+    if type(pool) is not int or not 1 <= pool <= 64:
+        raise RulesError(f"ismcts pool must be an int from 1 to 64 (samples a world), not {pool!r}")
     if out["bets"] not in ("search", "heuristic"):
         raise RulesError(f"ismcts bets must be 'search' or 'heuristic', not {out['bets']!r}")
     if out["reward"] not in ("outcome", "points", "equity", "game"):
@@ -279,6 +293,7 @@ DEFAULTS: dict[str, Any] = {
     "reward": "outcome",
     "bets": "search",
     "infer": "none",
+    "pool": 4,
     "signals": False,
     "paired": False,
     "prior": 0,
@@ -345,6 +360,28 @@ def _stopping(determinize: Callable[[Rng], State]) -> Callable[[Rng], State]:
     return sample
 
 
+def _weighing(
+    determinize: Callable[[Rng], State], weigh: Callable[[State, Rng], float], pool: int
+) -> Callable[[Rng], State]:
+    """``determinize`` resampled (``infer=plays``): ``pool`` samples, one kept with a
+    chance in proportion to its weight (any, where all weigh nothing)."""
+
+    def sample(rng: Rng) -> State:
+        drawn = [determinize(rng) for _ in range(pool)]
+        weights = [weigh(s, rng) for s in drawn]
+        total = sum(weights)
+        if total <= 0:
+            return drawn[rng.randbelow(pool)]
+        pick = rng.random() * total
+        for state, w in zip(drawn, weights, strict=True):
+            pick -= w
+            if pick < 0:
+                return state
+        return drawn[-1]
+
+    return sample
+
+
 def _observing(policy: Bot) -> Callable[[State], int]:
     """``state -> policy's choice from the observation of the seat to act``."""
 
@@ -376,7 +413,8 @@ class ISMCTSBot:
     perfect-information positions, default true), ``depth`` (tree levels, default 64),
     ``guide`` (keep the heuristic's move unless beaten by this much, default 0 = off),
     ``reward`` (``outcome``, ``points`` or ``equity``), ``bets`` (``search`` or ``heuristic``),
-    ``infer`` (``none``, ``bets`` or ``all``: samples must fit the others' moves),
+    ``infer`` (``none``, ``bets`` or ``all``: samples must fit the others' moves;
+    ``plays``: samples weighed by the others' card plays, ``pool`` drawn a world),
     ``signals`` (sign to the partners and trust their signs, default false)."""
 
     name = "ismcts"
@@ -448,7 +486,17 @@ class ISMCTSBot:
         self.readers: list[Bot] | None = None  # the model of the others' bets (infer)
         # Below this id the others' moves are not read: cards (infer=bets) or none (all).
         self.read_from = 0 if opts["infer"] == "all" else game.info.deck.size
-        if opts["infer"] != "none":
+        # infer=plays: the game's model of how well a sample fits the others' plays.
+        self.play_reader: Callable[[Game, Observation], Any] | None = None
+        self.pool: int = opts["pool"]
+        if opts["infer"] == "plays":
+            self.play_reader = hook(game, "play_likelihood")
+            if self.play_reader is None:
+                raise RulesError(
+                    f"ismcts infer=plays needs the game's play_likelihood, which "
+                    f"{game.name} does not have; use infer=none, bets or all"
+                )
+        elif opts["infer"] != "none":
             if not info.replays_from_pack:
                 raise RulesError(
                     f"ismcts infer reads the play where samples replay their deal from its "
@@ -519,6 +567,10 @@ class ISMCTSBot:
         determinize = self._sampler(observation)
         if self.readers is not None:
             determinize = self._inferring(determinize, seat)
+        elif self.play_reader is not None:
+            weigh = self.play_reader(self.game, observation)
+            if weigh is not None:
+                determinize = _weighing(determinize, weigh, self.pool)
         determinize = _stopping(determinize)
         if self.policies is not None:
             self.choosers = self._rollout_choosers()

@@ -35,6 +35,7 @@ own :class:`~mazo.core.rng.Rng`, so a seed fixes every choice)::
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -45,6 +46,7 @@ from mazo.bots.odds import holds as _p_holds
 from mazo.core.cards import LATIN_40
 from mazo.core.errors import RulesError
 from mazo.core.game import PHASE_MASK, Game, State
+from mazo.core.rng import Rng
 from mazo.games.briscola import (
     EXCHANGE,
     EXCHANGE_PHASE,
@@ -983,6 +985,179 @@ def playout(state: State, moves: list[int], noise: float) -> int:
             if sum(_POINTS[c] for c in trick) >= 10:
                 return min(winners, key=_STRENGTH.__getitem__)
     return min(cards, key=lambda c: (_POINTS[c], _SUIT[c] == trump, _STRENGTH[c]))
+
+
+# -- reading the opponent's plays (ISMCTS infer=plays) ---------------------------------
+
+# How many of the opponent's decisions a sample is weighed on: its card in the trick in
+# progress (if it led) and in the last completed tricks, this many decisions in all.
+READ_DECISIONS = 3
+# The model of the opponent: a softmax over this heuristic's card scores (card points)
+# at this temperature, mixed with a uniform choice at this rate (an opponent who is not
+# ``normal``, or who slips, does not make a sample impossible).
+READ_TEMPERATURE = 1.0
+READ_SLIP = 0.1
+
+
+def play_likelihood(game: Game, observation: Observation) -> Callable[[State, Rng], float] | None:
+    """How well a sample fits the opponent's recent plays (ISMCTS ``infer=plays``): for
+    a sample of ``observation`` (a two-player deal), the chance that this heuristic, in
+    the opponent's place with the sample's cards, would have played the cards it played
+    in its last :data:`READ_DECISIONS` decisions (a softmax of its scores, see
+    :data:`READ_TEMPERATURE`).  The opponent's hand at an earlier trick is the sample's
+    hand with the cards it played since put back and the cards it drew since taken out;
+    which card of its hand it drew after a trick is not known, so it is drawn at random
+    (``rng``) among the cards that could have been.  None where nothing is read: more
+    than two players, the variants that show or trade cards (the trump-2 exchange, open
+    hands, signals), or no decision of the opponent's to read yet."""
+    opts = game.options
+    if (
+        game.players != 2
+        or opts.get("trump_two_exchange")
+        or opts.get("signals_enabled")
+        or opts.get("open_variant", "none") != "none"
+        or opts.get("partners_show_hands_before_first_trick")
+    ):
+        return None
+    try:
+        if observation["phase"] != "play" or observation.get("exchange") is not None:
+            return None
+        me = observation["seat"]
+        seats = tuple(observation["seats"])
+        opp = seats[1 - seats.index(me)]
+        indicator = _parse(observation["trump"])
+        stock_now = observation["stock_size"]
+        done = [
+            (t["leader"], [_parse(c) for c in t["cards"]], t["winner"])
+            for t in observation["tricks"]
+        ]
+        current = [(t["seat"], _parse(t["card"])) for t in observation["trick"]]
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+    side_of = game.info.side_of
+    n_done = len(done)
+    # Two players hold three cards each: the stock (the indicator under it) starts at 34
+    # and loses two cards a trick until it is empty; the last draw, after the trick that
+    # began with two cards in it, gives the indicator to that trick's loser.
+    first_stock = NUM_CARDS - 6
+    if stock_now != max(0, first_stock - 2 * n_done):
+        return None  # not the plain two-player deal
+
+    def stock_at(t: int) -> int:
+        return max(0, first_stock - 2 * t)
+
+    last_draw = first_stock // 2 - 1 if stock_now == 0 else -1
+    # Who drew the indicator: the loser of that trick (the winner draws first).
+    indicator_to = -1 if last_draw < 0 else opp if done[last_draw][2] == me else me
+    # Per decision to read, newest first: (trick number, the card led before the
+    # opponent's play or -1, stock at the trick, cards seen before it, card played,
+    # whether a draw followed the trick, the indicator drawn by the opponent then,
+    # whether the opponent knew I held the indicator).
+    checks: list[tuple[int, int, int, int, int, bool, bool, bool]] = []
+    seen_before = [0] * (n_done + 1)
+    for t, (_leader, cards, _winner) in enumerate(done):
+        mask = 0
+        for c in cards:
+            mask |= 1 << c
+        seen_before[t + 1] = seen_before[t] | mask
+
+    def my_indicator(t: int, lead: int) -> bool:
+        """Whether the opponent knew, at trick ``t``, that I held the indicator."""
+        return (
+            indicator_to == me
+            and 0 <= last_draw < t
+            and not seen_before[t] >> indicator & 1
+            and lead != indicator
+        )
+
+    if current and current[0][0] == opp:
+        card = current[0][1]
+        checks.append(
+            (
+                n_done,
+                -1,
+                stock_now,
+                seen_before[n_done],
+                card,
+                False,
+                False,
+                my_indicator(n_done, -1),
+            )
+        )
+    for t in range(n_done - 1, -1, -1):
+        if len(checks) >= READ_DECISIONS:
+            break
+        leader, cards, _winner = done[t]
+        lead = -1 if leader == opp else cards[0]
+        card = cards[0] if leader == opp else cards[1]
+        stock_t = stock_at(t)
+        drew = stock_t >= 2
+        took_indicator = t == last_draw and indicator_to == opp
+        checks.append(
+            (t, lead, stock_t, seen_before[t], card, drew, took_indicator, my_indicator(t, lead))
+        )
+    if not checks:
+        return None
+    hand_shift = 40 * opp
+    trump = SUIT[indicator]
+    cache: dict[tuple[int, int], float] = {}
+
+    def chance(check: tuple[int, int, int, int, int, bool, bool, bool], hand: int) -> float:
+        t, lead, stock_t, seen, card, _drew, _took, knows_mine = check
+        key = (t, hand)
+        got = cache.get(key)
+        if got is not None:
+            return got
+        v = _View()
+        v.seat = opp
+        v.indicator = indicator
+        v.trump = trump
+        v.hand = cards = list(_CARDS.get(hand) or _cards(hand))
+        v.stock = stock_t
+        v.active = seats
+        v.trick = [lead] if lead >= 0 else []
+        v.trick_seats = [me] if lead >= 0 else []
+        v.signals = []
+        v.trick_no = t + 1
+        n = len(cards)
+        sizes = [0, 0]
+        sizes[seats.index(opp)] = n
+        sizes[seats.index(me)] = n - 1 if lead >= 0 else n
+        known = {me: 1 << indicator} if knows_mine else {}
+        v._finish(side_of, opp if lead < 0 else me, sizes, known, seen | hand)
+        exact = endgame_values(v)
+        if exact is not None:
+            scores = [exact[c] - 0.01 * STRENGTH[c] for c in cards]
+        else:
+            scores = [v.score(c) for c in cards]
+        top = max(scores)
+        weights = [math.exp((x - top) / READ_TEMPERATURE) for x in scores]
+        p = weights[cards.index(card)] / sum(weights) if card in cards else 0.0
+        got = cache[key] = (1.0 - READ_SLIP) * p + READ_SLIP / max(n, 1)
+        return got
+
+    def likelihood(sample: State, rng: Rng) -> float:
+        hand = sample._h >> hand_shift & _FULL  # type: ignore[attr-defined]
+        like = 1.0
+        for check in checks:
+            t, _lead, _stock, _seen, card, drew, took_indicator, _knows = check
+            if t < n_done and drew:
+                # Take out the card drawn after trick t: the indicator if the opponent
+                # drew it, else any card of the hand then (none is known to be later).
+                if took_indicator:
+                    drawn = indicator
+                else:
+                    pool = (
+                        hand & ~(1 << indicator) if indicator_to == opp and t < last_draw else hand
+                    )
+                    options = _cards(pool) if pool else _cards(hand)
+                    drawn = options[rng.randbelow(len(options))]
+                hand &= ~(1 << drawn)
+            hand |= 1 << card
+            like *= chance(check, hand)
+        return like
+
+    return likelihood
 
 
 # -- the search levels (mazo.bots.levels, mazo.bots.ismcts) ----------------------------
