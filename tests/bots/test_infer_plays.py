@@ -145,9 +145,9 @@ def test_infer_plays_options_are_checked() -> None:
         mazo.make_bot("expert", briscola, seed=1, infer="plays", pool=0)
     with pytest.raises(RulesError, match="'none', 'bets', 'all' or 'plays'"):
         mazo.make_bot("expert", briscola, seed=1, infer="cards")
-    escoba = mazo.load_game("escoba", players=2)
+    envite = mazo.load_game("envite", players=4)
     with pytest.raises(RulesError, match="needs the game's play_likelihood"):
-        mazo.make_bot("expert", escoba, seed=1, infer="plays")
+        mazo.make_bot("expert", envite, seed=1, infer="plays")
 
 
 def test_a_search_reading_plays_finishes_a_deal_with_legal_moves() -> None:
@@ -158,3 +158,50 @@ def test_a_search_reading_plays_finishes_a_deal_with_legal_moves() -> None:
         action = bot.choose(state.observation(state.to_act))
         assert action in state.legal_actions()
         state = state.apply(action)
+
+
+def _escoba_deal(opponent: list[str]) -> State:
+    """Two-player Escoba, dealer seat 1: seat 0 holds ``opponent``, seat 1 holds 6O 7O
+    QO, the table 2C 3C 4C 1E (worth 10: a five sweeps it); seat 0 lays the 1 of clubs."""
+    mine = ["6O", "7O", "QO"]
+    table = ["2C", "3C", "4C", "1E"]
+    front = [card for pair in zip(opponent, mine, strict=True) for card in pair] + table
+    pack = [*front, *(c for c in ALL_CARDS if c not in front)]
+    game = mazo.load_game("escoba", players=2)
+    state = game.new_match(seed=0, decks=[pack], dealer=1)
+    return state.apply(game.string_to_action("1B"), seat=0)
+
+
+def test_an_escoba_left_on_the_table_makes_the_sweeping_card_unlikely() -> None:
+    from mazo.bots.heuristic import escoba as he
+
+    # World A: seat 0 held 1B 5B 7B and laid the 1 of clubs where the 5 of clubs swept
+    # the table (an escoba, a point) and the 7 captured: `normal` would not have.  World
+    # B: 1B 4B 4O, three cards that can only be laid, and the 1 is the one `normal`
+    # lays (it leaves the table hardest to sweep).  Seat 1 sees the same in both.
+    sweeper, plain = _escoba_deal(["1B", "5B", "7B"]), _escoba_deal(["1B", "4B", "4O"])
+    observation = sweeper.observation(1)
+    assert observation == plain.observation(1)
+    game = sweeper.game
+    heuristic = he.EscobaHeuristic(game, 0)
+    before = game.new_match(seed=0, decks=[sweeper.record()["deals"][0]["deck"]], dealer=1)
+    assert game.action_to_string(heuristic.choose(before.observation(0))) == "5B+2C+3C+4C+1E"
+    weigh = he.play_likelihood(game, observation)
+    assert weigh is not None
+    rng = Rng(3)
+    a, b = weigh(sweeper, rng), weigh(plain, rng)
+    assert b > 3 * a
+    assert b > 1 / 3  # the play the model expects weighs more than a uniform choice
+    # Nothing to read before anyone else has played this round.
+    assert he.play_likelihood(game, before.observation(0)) is None
+
+
+def test_escoba_searches_reading_plays_finish_a_hand_with_legal_moves() -> None:
+    for players in (2, 4):
+        game = mazo.load_game("escoba", players=players)
+        bot = mazo.make_bot("expert", game, seed=5, iterations=8, infer="plays")
+        state: Any = game.new_match(seed=8).stop_at_deal_end()
+        while not state.hand_over:
+            action = bot.choose(state.observation(state.to_act))
+            assert action in state.legal_actions()
+            state = state.apply(action)

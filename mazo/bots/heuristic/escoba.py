@@ -68,6 +68,7 @@ and 47% at 300 samples (+0.08); this preset at 100 samples won 50% (+0.36 points
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from math import comb
 from typing import Any
@@ -806,6 +807,120 @@ _ENDING_LIMIT = 200_000  # entries in either memo of _Ending before it is emptie
 # -- hooks read through the registry (mazo.bots.heuristic) ----------------------------
 
 Heuristic = EscobaHeuristic
+
+
+# -- reading the others' plays (ISMCTS infer=plays) -----------------------------------
+
+# The model of another seat: a softmax over this heuristic's action scores (match points)
+# at this temperature, mixed with a uniform choice at this rate (a player who is not
+# ``normal``, or who slips, does not make a sample impossible).
+READ_TEMPERATURE = 0.05
+READ_SLIP = 0.1
+
+
+def play_likelihood(game: Game, observation: Observation) -> Callable[[State, Rng], float] | None:
+    """How well a sample fits the other seats' plays of this round (ISMCTS
+    ``infer=plays``): the chance that this heuristic, in each other seat's place with
+    the sample's cards, would have made the plays that seat made since the last deal of
+    three cards (a softmax of its scores, :data:`READ_TEMPERATURE`).  Only this round
+    says anything: a seat's hand at an earlier play of the round is its sampled hand
+    with the cards it played since put back, while the rounds before were played out to
+    their last card, all seen.  None where there is nothing to read (no other seat has
+    played this round) or the observation is not one this reads."""
+    n = game.players
+    try:
+        me = observation["seat"]
+        ids = _ID
+        sizes = list(observation["hand_sizes"])
+        history = observation["history"]
+        stock = observation["stock_size"]
+        table = [ids[c] for c in observation["table"]]
+        piles = [0] * game.sides
+        for side, pile in enumerate(observation["captured"]):
+            for c in pile:
+                piles[side] |= 1 << ids[c]
+        # The deal's own sweep (the dealer's fifteen on the table) makes its taker the
+        # last capturer before any play.
+        last: int | None = next(
+            (m["seat"] for m in observation["escoba_markers"] if m["card"] == "deal"), None
+        )
+        lasts: list[int | None] = []  # the last capturer before each play of the hand
+        plays: list[tuple[int, int, int]] = []  # (seat, card, mask taken)
+        for h in history:
+            lasts.append(last)
+            taken = 0
+            for c in h["captured"]:
+                taken |= 1 << ids[c]
+            plays.append((h["seat"], ids[h["card"]], taken))
+            if taken:
+                last = h["seat"]
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+    in_round = 3 * n - sum(sizes)  # every seat holds three cards after a deal
+    if not 0 < in_round <= len(plays) or observation.get("hand_over"):
+        return None
+    side_of = game.info.side_of
+    bot = EscobaHeuristic(game, 0)
+    # Walk the round back: before each play, the table, the piles, the hand sizes and
+    # the cards the seat played later in the round.
+    checks: list[tuple[int, tuple[int, ...], int, tuple[int, ...], int, int, int, int | None]] = []
+    later = [0] * n
+    first = len(plays) - in_round
+    for index in range(len(plays) - 1, first - 1, -1):
+        seat, card, taken = plays[index]
+        side = side_of[seat]
+        if taken:
+            piles[side] &= ~(taken | 1 << card)
+            table.extend(c for c in range(40) if taken >> c & 1)
+        else:
+            table.remove(card)
+        sizes[seat] += 1
+        if seat != me:
+            packed = 0
+            for sd, pile in enumerate(piles):
+                packed |= pile << 40 * sd
+            checks.append(
+                (seat, tuple(table), packed, tuple(sizes), card, taken, later[seat], lasts[index])
+            )
+        later[seat] |= 1 << card
+    if not checks:
+        return None
+    offsets = [40 * s for s in range(n)]
+
+    def chance(
+        check: tuple[int, tuple[int, ...], int, tuple[int, ...], int, int, int, int | None],
+        hand: int,
+    ) -> float:
+        seat, tab, packed, held, card, taken, _later, last_capturer = check
+        view = _View(bot, seat, hand, tab, packed, held, stock, last_capturer)
+        table_mask = view.table_mask
+        subsets = _table_subsets(table_mask)
+        moves: list[tuple[int, int]] = []
+        for c in range(40):
+            if hand >> c & 1:
+                sets = subsets.get(15 - VALUE[c])
+                if sets:
+                    moves.extend((c, m) for m in sets)
+                else:
+                    moves.append((c, 0))
+        if (card, taken) not in moves:
+            return READ_SLIP / max(len(moves), 1)  # not a play this hand could make
+        scores = view.scores(moves)
+        top = max(scores)
+        weights = [math.exp((x - top) / READ_TEMPERATURE) for x in scores]
+        p = weights[moves.index((card, taken))] / sum(weights)
+        return (1.0 - READ_SLIP) * p + READ_SLIP / len(moves)
+
+    def likelihood(sample: State, rng: Rng) -> float:
+        h: int = sample._h  # type: ignore[attr-defined]
+        like = 1.0
+        for check in checks:
+            seat, card, later_cards = check[0], check[4], check[6]
+            hand = (h >> offsets[seat] & _FULL) | later_cards | 1 << card
+            like *= chance(check, hand)
+        return like
+
+    return likelihood
 
 
 # The search levels' settings on top of levels.py's flat heuristic search (ISMCTS options).
