@@ -64,8 +64,8 @@ opponent modelling: exact against ``normal`` players, a reasonable prior against
 who also bet on strong hands.
 
 ``infer=plays`` weighs samples by the others' card plays where the game's heuristic file
-has the ``play_likelihood`` hook (two-player Briscola): for each world, ``pool`` samples
-are drawn and one is kept with a chance in proportion to how likely the heuristic, with
+has the ``play_likelihood`` hook (two-player Briscola, Escoba): for each world, ``pool``
+samples are drawn and one is kept with a chance in proportion to how likely the heuristic, with
 that sample's cards in the opponent's place, was to make the opponent's last plays (a
 softmax of its scores, mixed with a uniform slip: an opponent who plays otherwise only
 makes the weights flatter).  Sampling, importance weighting and resampling in one step:

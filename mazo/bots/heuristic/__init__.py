@@ -26,6 +26,11 @@ game adds its file and nothing else.  Its hooks (module attributes):
     The game's own reward for a search line (ISMCTS ``reward=game``): each side's reward
     in [0, 1] for a line that started with ``scores`` and ``games`` and reached ``end``
     (the deal's end, or the match's); ``margin`` is the search's ``margin`` option.
+``play_likelihood(game, observation) -> ((sample, rng) -> float) | None`` (optional)
+    How well a determinized sample of ``observation`` fits the other seats' recent card
+    plays: the chance that this heuristic, given the sample's cards in their places,
+    would have made them (ISMCTS ``infer=plays`` resamples by it); None where it reads
+    nothing.  Two-player Briscola and Escoba (any player count) have it.
 
 A game without a file raises :class:`mazo.RulesError` saying so.
 """
