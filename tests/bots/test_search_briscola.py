@@ -29,6 +29,8 @@ def test_the_preset_search_plays_legal_moves_through_a_deal(players: int) -> Non
     bot = mazo.make_bot("expert", game, seed=3, iterations=9)
     assert bot.paired and bot.reward_name == "game"  # type: ignore[attr-defined]
     assert bot.guide == SEARCH_PRESET["guide"]  # type: ignore[attr-defined]
+    # The samples read the opponent's plays (two players; with four nothing is read).
+    assert bot.play_reader is not None  # type: ignore[attr-defined]
     state: Any = game.new_match(seed=11).stop_at_deal_end()
     searched = 0
     while not state.hand_over:
