@@ -174,24 +174,27 @@ def test_search_reward_counts_stones_exactly() -> None:
     # Played out at no bet: team 0 takes 2 stones.
     end = _line(None)
     assert (end.scores, end.games) == ([2, 0], [0, 0])
-    assert plain([0, 0], [0, 0], end) == pytest.approx([0.5 + 2 / 18, 0.5 - 2 / 18], abs=1e-12)
+    assert plain([0, 0], [0, 0], end) == pytest.approx([0.5 + 2 / 24, 0.5 - 2 / 24], abs=1e-12)
     # The margin blends in who gained more (team 0: 1).
     blended = search_reward(game, 0.5)([0, 0], [0, 0], end)
-    assert blended == pytest.approx([0.5 * (0.5 + 2 / 18) + 0.5, 0.5 * (0.5 - 2 / 18)])
+    assert blended == pytest.approx([0.5 * (0.5 + 2 / 24) + 0.5, 0.5 * (0.5 - 2 / 24)])
     # Seat 1 opens the envío out of turn, seat 2 folds: team 1 takes 2 stones.
     end = _line(None, (1, "envio"), (2, "fold"))
     assert end.scores == [0, 2]
-    assert plain([0, 0], [0, 0], end) == pytest.approx([0.5 - 2 / 18, 0.5 + 2 / 18])
+    assert plain([0, 0], [0, 0], end) == pytest.approx([0.5 - 2 / 24, 0.5 + 2 / 24])
     # From 10-3, two stones make 12, which stays 11 (tumbo): one stone gained.
     end = _line({"scores": [10, 3]})
     assert end.scores == [11, 3]
-    assert plain([10, 3], [0, 0], end) == pytest.approx([0.5 + 1 / 18, 0.5 - 1 / 18])
+    assert plain([10, 3], [0, 0], end) == pytest.approx([0.5 + 1 / 24, 0.5 - 1 / 24])
     # Raised to chico and won by team 0 from 5-3: the chico (12) less the 5 stones it
-    # had, plus the 3 team 1 loses: 10 stones, more than the scale (9): 1.
+    # had, plus the 3 team 1 loses: 10 stones, under the scale (a chico's 12).
     raises = ((0, "envio"), (1, "raise"), (2, "raise"), (3, "raise"), (0, "accept"))
     end = _line({"scores": [5, 3]}, *raises)
     assert (end.scores, end.games) == ([0, 0], [1, 0])
-    assert plain([5, 3], [0, 0], end) == [1.0, 0.0]
+    assert plain([5, 3], [0, 0], end) == pytest.approx([0.5 + 10 / 24, 0.5 - 10 / 24])
+    # The same from 0-0: the chico's 12 stones, the whole scale: 1.
+    end = _line({"scores": [0, 0]}, *raises)
+    assert plain([0, 0], [0, 0], end) == [1.0, 0.0]
 
 
 def test_search_reward_is_the_presets_and_the_preset_plays_legal_moves() -> None:
