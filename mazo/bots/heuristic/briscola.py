@@ -1143,14 +1143,12 @@ def play_likelihood(game: Game, observation: Observation) -> Callable[[State, Rn
             t, _lead, _stock, _seen, card, drew, took_indicator, _knows = check
             if t < n_done and drew:
                 # Take out the card drawn after trick t: the indicator if the opponent
-                # drew it, else any card of the hand then (none is known to be later).
+                # drew it (taken out at that trick, so never drawn again further back),
+                # else any card of the hand then.
                 if took_indicator:
                     drawn = indicator
                 else:
-                    pool = (
-                        hand & ~(1 << indicator) if indicator_to == opp and t < last_draw else hand
-                    )
-                    options = _cards(pool) if pool else _cards(hand)
+                    options = _cards(hand)
                     drawn = options[rng.randbelow(len(options))]
                 hand &= ~(1 << drawn)
             hand |= 1 << card
