@@ -221,6 +221,23 @@ def _table_subsets(table_mask: int) -> dict[int, list[int]]:
     return by_sum
 
 
+def _plays_on(hand: int, table_mask: int) -> list[tuple[int, int]]:
+    """Every play of ``hand`` (a mask) on the table (a mask), as (card, cards taken; 0 for
+    a trail), card by card: a card that makes fifteen with some table cards must take
+    one such set (rules §6), any other card is laid.  The legal actions, as masks, in the
+    order of the hand's cards: for readers of the play (a bot's model of another seat)
+    that must agree with what the engine would have allowed."""
+    subsets = _table_subsets(table_mask)
+    out: list[tuple[int, int]] = []
+    for card in iter_bits(hand):
+        sets = subsets.get(15 - VALUE[card])
+        if sets:
+            out.extend((card, taken) for taken in sets)
+        else:
+            out.append((card, 0))
+    return out
+
+
 # The capture ids of one card from one table, sorted (empty: the card can only be laid),
 # by ``table_mask << 6 | card`` (filled by EscobaState._compute_legal); emptied when it
 # holds this many entries.

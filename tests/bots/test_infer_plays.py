@@ -205,3 +205,29 @@ def test_escoba_searches_reading_plays_finish_a_hand_with_legal_moves() -> None:
             action = bot.choose(state.observation(state.to_act))
             assert action in state.legal_actions()
             state = state.apply(action)
+
+
+def test_escobas_reader_sees_exactly_the_plays_the_engine_allows() -> None:
+    # The reader models another seat's choice among its legal plays: those must be the
+    # engine's own, card for card and set for set, or a sample would be weighed on moves
+    # the rules never offered.  Positions from random hands of every player count.
+    from mazo.games.escoba import _CAPTURE_IDS, _capture_table, _plays_on
+
+    _capture_table()  # the capture ids, built on first use
+    game_rng = Rng(11)
+    checked = 0
+    for players in (2, 3, 4):
+        game = mazo.load_game("escoba", players=players)
+        card_of = {a: (c, m) for c, ids in enumerate(_CAPTURE_IDS) for m, a in ids.items()}
+        for seed in range(40):
+            state: Any = game.new_match(seed=seed).stop_at_deal_end()
+            while not state.hand_over:
+                seat = state.to_act
+                hand = state._h >> 40 * seat & (1 << 40) - 1
+                table = sum(1 << c for c in state._table)
+                legal = state.legal_actions()
+                engine = sorted(card_of.get(a, (a, 0)) for a in legal)
+                assert sorted(_plays_on(hand, table)) == engine
+                checked += 1
+                state = state.apply(legal[game_rng.randbelow(len(legal))])
+    assert checked > 2_000

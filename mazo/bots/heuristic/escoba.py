@@ -85,6 +85,7 @@ from mazo.games.escoba import (
     VALUE,
     EscobaState,
     _capture_table,
+    _plays_on,
     _score_hand,
     _table_subsets,
 )
@@ -893,16 +894,7 @@ def play_likelihood(game: Game, observation: Observation) -> Callable[[State, Rn
     ) -> float:
         seat, tab, packed, held, card, taken, _later, last_capturer = check
         view = _View(bot, seat, hand, tab, packed, held, stock, last_capturer)
-        table_mask = view.table_mask
-        subsets = _table_subsets(table_mask)
-        moves: list[tuple[int, int]] = []
-        for c in range(40):
-            if hand >> c & 1:
-                sets = subsets.get(15 - VALUE[c])
-                if sets:
-                    moves.extend((c, m) for m in sets)
-                else:
-                    moves.append((c, 0))
+        moves = _plays_on(hand, view.table_mask)
         if (card, taken) not in moves:
             return READ_SLIP / max(len(moves), 1)  # not a play this hand could make
         scores = view.scores(moves)
