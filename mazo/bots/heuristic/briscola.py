@@ -284,6 +284,46 @@ class _View:
         v._finish(side_of, leader, sizes, known, seen)
         return v
 
+    @classmethod
+    def of_past(
+        cls,
+        side_of: tuple[int, ...],
+        seats: tuple[int, ...],
+        seat: int,
+        other: int,
+        indicator: int,
+        hand: int,
+        trick: int,
+        lead: int,
+        stock: int,
+        seen: int,
+        knows_indicator: bool,
+    ) -> _View:
+        """``seat``'s view at an earlier trick of a plain two-player deal, as a reader of
+        its plays rebuilds it (:func:`play_likelihood`): holding ``hand`` (a mask) at trick
+        ``trick`` (0-based), ``lead`` the card ``other`` led to it or -1 where ``seat``
+        leads, ``stock`` cards left to draw, ``seen`` the cards of the tricks before;
+        ``knows_indicator``: ``seat`` knew ``other`` held the indicator.  No signals (the
+        reader reads no variant that has them)."""
+        v = cls()
+        v.seat = seat
+        v.indicator = indicator
+        v.trump = SUIT[indicator]
+        v.hand = list(_CARDS.get(hand) or _cards(hand))
+        v.stock = stock
+        v.active = seats
+        v.trick = [lead] if lead >= 0 else []
+        v.trick_seats = [other] if lead >= 0 else []
+        v.signals = []
+        v.trick_no = trick + 1
+        n = len(v.hand)
+        sizes = [0, 0]
+        sizes[seats.index(seat)] = n
+        sizes[seats.index(other)] = n - 1 if lead >= 0 else n
+        known = {other: 1 << indicator} if knows_indicator else {}
+        v._finish(side_of, seat if lead < 0 else other, sizes, known, seen | hand)
+        return v
+
     def _finish(
         self,
         side_of: tuple[int, ...],
@@ -1099,7 +1139,6 @@ def play_likelihood(game: Game, observation: Observation) -> Callable[[State, Rn
     if not checks:
         return None
     hand_shift = 40 * opp
-    trump = SUIT[indicator]
     cache: dict[tuple[int, int], float] = {}
 
     def chance(check: tuple[int, int, int, int, int, bool, bool, bool], hand: int) -> float:
@@ -1108,23 +1147,11 @@ def play_likelihood(game: Game, observation: Observation) -> Callable[[State, Rn
         got = cache.get(key)
         if got is not None:
             return got
-        v = _View()
-        v.seat = opp
-        v.indicator = indicator
-        v.trump = trump
-        v.hand = cards = list(_CARDS.get(hand) or _cards(hand))
-        v.stock = stock_t
-        v.active = seats
-        v.trick = [lead] if lead >= 0 else []
-        v.trick_seats = [me] if lead >= 0 else []
-        v.signals = []
-        v.trick_no = t + 1
+        v = _View.of_past(
+            side_of, seats, opp, me, indicator, hand, t, lead, stock_t, seen, knows_mine
+        )
+        cards = v.hand
         n = len(cards)
-        sizes = [0, 0]
-        sizes[seats.index(opp)] = n
-        sizes[seats.index(me)] = n - 1 if lead >= 0 else n
-        known = {me: 1 << indicator} if knows_mine else {}
-        v._finish(side_of, opp if lead < 0 else me, sizes, known, seen | hand)
         exact = endgame_values(v)
         if exact is not None:
             scores = [exact[c] - 0.01 * STRENGTH[c] for c in cards]
