@@ -220,6 +220,7 @@ def train(
     opt = torch.optim.Adam(model.parameters(), lr=config.lr)
     history: list[dict[str, float]] = []
     start = 0
+    best: tuple[float, int, dict[str, torch.Tensor]] | None = None
     key = {**asdict(config), "rows": len(data), "inputs": int(data.x.shape[1])}
     if resume and checkpoint is not None and checkpoint.is_file():
         saved = torch.load(checkpoint, weights_only=False)
@@ -229,11 +230,16 @@ def train(
             torch.set_rng_state(saved["rng"])
             history = list(saved["history"])
             start = int(saved["epoch"])
+            # The best epoch so far may be before the interruption: a resumed run must
+            # keep the weights an uninterrupted one would (checkpoints from before the
+            # best epoch was saved have none; the run then judges its own epochs only).
+            if saved.get("best") is not None:
+                mse, at, weights = saved["best"]
+                best = (float(mse), int(at), weights)
     n = int(tr["x"].shape[0])
     per_epoch = max(1, math.ceil(n / config.batch))
     total = per_epoch * config.epochs
     done = start * per_epoch
-    best: tuple[float, int, dict[str, torch.Tensor]] | None = None
     for epoch in range(start, config.epochs):
         model.train()
         order = torch.randperm(n)
@@ -277,6 +283,7 @@ def train(
                     "rng": torch.get_rng_state(),
                     "history": history,
                     "epoch": epoch + 1,
+                    "best": best,
                 },
                 checkpoint,
             )

@@ -144,6 +144,41 @@ def test_a_value_trained_head_learns_the_moves_advantages() -> None:
     assert val["q_gain_best"] >= val["q_gain_over_teacher"]
 
 
+def test_a_resumed_value_run_keeps_the_best_epoch_from_before_it_was_stopped(
+    tmp_path: Path,
+) -> None:
+    """A run killed after its best epoch and resumed ends as an uninterrupted one: the
+    same best epoch and the same weights (the best was once forgotten on resume)."""
+    from mazo.bots.levels import make_level
+    from mazo.train.fit import Config, train
+
+    game = mazo.load_game("briscola", players=2)
+    judge = make_level("expert", game, 5, iterations=1)
+    data = self_play(game, deals=40, seed=6, values=judge.world_values)  # type: ignore[attr-defined]
+    config = Config(epochs=6, hidden=32, seed=1, batch=64)
+    whole = train(data, config)
+    best = int(whole.validation["best_epoch"])
+    assert best < config.epochs  # later epochs overfit: the case a resume could lose
+
+    class Killed(Exception):
+        pass
+
+    per_epoch = -(-int(whole.train_rows) // config.batch)
+
+    def kill(done: int, _total: int) -> None:
+        if done > best * per_epoch:  # in the epoch after the best, its checkpoint saved
+            raise Killed
+
+    checkpoint = tmp_path / "run.ckpt.pt"
+    with pytest.raises(Killed):
+        train(data, config, checkpoint=checkpoint, progress=kill)
+    resumed = train(data, config, checkpoint=checkpoint, resume=True)
+    assert len(resumed.history) == config.epochs
+    assert resumed.validation == whole.validation
+    a, b = whole.model.state_dict(), resumed.model.state_dict()
+    assert all(torch.equal(a[k], b[k]) for k in a)
+
+
 def _train(argv: list[str]) -> int:
     from mazo.cli import train
 
