@@ -231,8 +231,8 @@ def train(
             history = list(saved["history"])
             start = int(saved["epoch"])
             # The best epoch so far may be before the interruption: a resumed run must
-            # keep the weights an uninterrupted one would (checkpoints from before the
-            # best epoch was saved have none; the run then judges its own epochs only).
+            # keep the weights an uninterrupted one would.  A checkpoint written before
+            # the best was saved in it has none: the run judges its own epochs only.
             if saved.get("best") is not None:
                 mse, at, weights = saved["best"]
                 best = (float(mse), int(at), weights)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
@@ -11,15 +10,11 @@ import pytest
 
 from mazo.sim.tournament import run_tournament
 
-ROOT = Path(__file__).resolve().parents[2]
+from .bench_scripts import bench_script
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("ladder_table", ROOT / "bench/ladder_table.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench_script("ladder_table")
 
 
 def test_rows_read_the_first_bots_per_deal_results(

@@ -3,8 +3,6 @@ otherwise whole samples (every card once, the seat's own hand and the table kept
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -12,15 +10,11 @@ import mazo
 from mazo.bots import make_bot
 from mazo.core.rng import Rng
 
-ROOT = Path(__file__).resolve().parents[2]
+from .bench_scripts import bench_script
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("oracle", ROOT / "bench/oracle_samples.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench_script("oracle_samples")
 
 
 def _positions(name: str, seeds: range) -> list[Any]:
