@@ -71,6 +71,14 @@ softmax of its scores, mixed with a uniform slip: an opponent who plays otherwis
 makes the weights flatter).  Sampling, importance weighting and resampling in one step:
 the playouts a move stay the budget, and each world costs ``pool`` weighings more.
 
+``infer=net`` weighs samples the same way (``pool`` drawn a world, one kept in
+proportion to its weight) by the game's net instead of a model of the play: a net
+trained with a cards head (``mazo train --cards-weight``) reads the seat's observation
+once a search and says, per card, the chance an opponent holds it, learned from the
+heuristic's self-play over whole deals; a sample weighs the product of the odds
+``p/(1-p)`` of the cards it deals the opponents (the seats of other sides), the
+conditional-Bernoulli posterior over their hands.  ``weights`` names another net.
+
 ``signals=true`` (Envite, whose rules deliver partner signs by default) makes the bot
 sign as the heuristic does, once a deal and before anything else: its best trump, or the
 kind of hand it holds.  It also trusts its partners' signs: every sample deals each
@@ -127,16 +135,23 @@ import math
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from mazo.bots.base import Bot, Observation, legal_ids
 from mazo.bots.heuristic import hook, make_heuristic
 from mazo.bots.rewards import outcome_reward
 from mazo.core.errors import MazoError, RulesError
-from mazo.core.game import Game, State
+from mazo.core.game import Game, MatchState, State
 from mazo.core.rng import Rng
 
-__all__ = ["ISMCTSBot", "outcome_reward", "parse_ismcts_options", "points_per_game", "prior_net"]
+__all__ = [
+    "ISMCTSBot",
+    "cards_net",
+    "outcome_reward",
+    "parse_ismcts_options",
+    "points_per_game",
+    "prior_net",
+]
 
 MAX_ROLLOUT = 2_000  # actions; a deal is far shorter, this only guards against a loop
 
@@ -254,9 +269,9 @@ def parse_ismcts_options(options: dict[str, Any], defaults: dict[str, Any]) -> d
     guide = out["guide"]
     if type(guide) not in (int, float) or not 0 <= guide <= 1:
         raise RulesError(f"ismcts guide must be a number in [0, 1], not {guide!r}")
-    if out["infer"] not in ("none", "bets", "all", "plays"):
+    if out["infer"] not in ("none", "bets", "all", "plays", "net"):
         raise RulesError(
-            f"ismcts infer must be 'none', 'bets', 'all' or 'plays', not {out['infer']!r}"
+            f"ismcts infer must be 'none', 'bets', 'all', 'plays' or 'net', not {out['infer']!r}"
         )
     pool = out["pool"]
     if type(pool) is not int or not 1 <= pool <= 64:
@@ -319,6 +334,46 @@ def _clearly_better(rival: _Node | None, hint: _Node | None, guide: float) -> bo
     return means[0] - means[1] > guide + math.sqrt(spread)
 
 
+def cards_net(game: Game, weights: str | None = None) -> Any:
+    """The game's shipped net (or ``weights``), which must have a cards head
+    (``infer=net``); numpy comes with it (the ``server``, ``cli`` and ``rl`` extras)."""
+    try:
+        from mazo.nets import load_net
+    except ImportError:
+        raise RulesError(
+            "ismcts infer=net reads the game's net, which needs numpy: pip install 'mazo[cli]'"
+        ) from None
+    net = load_net(game, weights)
+    if not net.net.cards:
+        which = weights or f"the shipped {game.name} net"
+        raise RulesError(
+            f"ismcts infer=net needs a net with a cards head (mazo train {game.name} "
+            f"--cards-weight 0.5); {which} has none"
+        )
+    return net
+
+
+def _card_weigher(game: Game, net: Any, observation: Observation) -> Callable[[State, Rng], float]:
+    """``infer=net``: a sample's weight, the product over the cards it deals the
+    observing seat's opponents of the net's odds that they hold them."""
+    odds = [min(max(p, 1e-6), 1 - 1e-6) for p in net.opponent_cards(observation)]
+    odds = [p / (1 - p) for p in odds]
+    me = observation["seat"]
+    side_of = game.info.side_of
+    others = [s for s in range(game.players) if side_of[s] != side_of[me]]
+    ids = {game.info.deck.format(c): c for c in range(game.info.deck.size)}
+
+    def weigh(state: State, rng: Rng) -> float:
+        w = 1.0
+        hand = cast(MatchState, state).hand  # every game's state is a MatchState
+        for seat in others:
+            for code in hand(seat):
+                w *= odds[ids[code]]
+        return w
+
+    return weigh
+
+
 def prior_net(game: Game, weights: str | None = None) -> Any:
     """The game's shipped net (or ``weights``), which must predict advantages
     (``prior``); numpy comes with it (the ``server``, ``cli`` and ``rl`` extras)."""
@@ -363,7 +418,7 @@ def _stopping(determinize: Callable[[Rng], State]) -> Callable[[Rng], State]:
 def _weighing(
     determinize: Callable[[Rng], State], weigh: Callable[[State, Rng], float], pool: int
 ) -> Callable[[Rng], State]:
-    """``determinize`` resampled (``infer=plays``): ``pool`` samples, one kept with a
+    """``determinize`` resampled (``infer=plays`` or ``net``): ``pool`` samples, one kept with a
     chance in proportion to its weight (any, where all weigh nothing)."""
 
     def sample(rng: Rng) -> State:
@@ -489,7 +544,10 @@ class ISMCTSBot:
         # infer=plays: the game's model of how well a sample fits the others' plays.
         self.play_reader: Callable[[Game, Observation], Any] | None = None
         self.pool: int = opts["pool"]
-        if opts["infer"] == "plays":
+        self.card_net: Any = None  # infer=net: the net whose cards head weighs samples
+        if opts["infer"] == "net":
+            self.card_net = cards_net(game, opts["weights"])
+        elif opts["infer"] == "plays":
             self.play_reader = hook(game, "play_likelihood")
             if self.play_reader is None:
                 raise RulesError(
@@ -571,6 +629,9 @@ class ISMCTSBot:
             weigh = self.play_reader(self.game, observation)
             if weigh is not None:
                 determinize = _weighing(determinize, weigh, self.pool)
+        elif self.card_net is not None:
+            weigh = _card_weigher(self.game, self.card_net, observation)
+            determinize = _weighing(determinize, weigh, self.pool)
         determinize = _stopping(determinize)
         if self.policies is not None:
             self.choosers = self._rollout_choosers()

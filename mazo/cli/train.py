@@ -99,6 +99,15 @@ def add_parser(subparsers: Any) -> None:
         help="weight of the value losses beside the policy loss (0.5)",
     )
     p.add_argument(
+        "--cards-weight",
+        type=float,
+        default=0.0,
+        metavar="X",
+        help="train a cards head (per card, the chance an opponent holds it), its loss at "
+        "this weight; 0 (the default) trains none. The search levels read it to weigh "
+        "their samples (ismcts infer=net)",
+    )
+    p.add_argument(
         "--teacher",
         choices=("normal", "rollouts", "search"),
         default="normal",
@@ -141,6 +150,8 @@ def run(args: argparse.Namespace) -> int:
                 )
         if not args.lr > 0:
             raise CliError(f"--lr must be positive, not {args.lr}")
+        if not 0 <= args.cards_weight < float("inf"):
+            raise CliError(f"--cards-weight must be a number >= 0, not {args.cards_weight}")
         game = game_from_args(args.game, args.players, args.variant, args.option)
         try:
             import torch  # noqa: F401
@@ -160,6 +171,7 @@ def run(args: argparse.Namespace) -> int:
             batch=args.batch,
             lr=args.lr,
             value_weight=args.value_weight,
+            cards_weight=args.cards_weight,
             out_dir=Path(args.out),
             resume=args.resume,
             show=show,
@@ -187,6 +199,7 @@ def train_game(
     batch: int = 256,
     lr: float = 1e-3,
     value_weight: float = 0.5,
+    cards_weight: float = 0.0,
     out_dir: Path,
     resume: bool = False,
     show: bool = False,
@@ -242,13 +255,19 @@ def train_game(
         show,
         f"self-play {name}",
         deals,
-        lambda p: self_play(game, deals, seed, progress=p, values=values),
+        lambda p: self_play(game, deals, seed, progress=p, values=values, cards=cards_weight > 0),
     )
     play_wall, play_cpu = time.perf_counter() - t0, time.process_time() - c0
     if len(data) == 0:
         raise CliError(f"{deals} deals of {name} gave no decision to learn from")
     config = Config(
-        epochs=epochs, hidden=hidden, seed=seed, batch=batch, lr=lr, value_weight=value_weight
+        epochs=epochs,
+        hidden=hidden,
+        seed=seed,
+        batch=batch,
+        lr=lr,
+        value_weight=value_weight,
+        cards_weight=cards_weight,
     )
     ckpt = out_dir / f"{name}.ckpt.pt"
     result = with_progress(
@@ -286,6 +305,7 @@ def train_game(
             "batch": batch,
             "lr": lr,
             "value_weight": value_weight,
+            **({"cards_weight": cards_weight} if cards_weight else {}),
             "losses": result.history[-1] if result.history else {},
             "history": result.history,
             "validation": result.validation,
@@ -307,6 +327,10 @@ def train_game(
         tf, tv = result.model(torch.from_numpy(rows))
     nf, nv = net.net.forward(rows)
     diff = max(float(np.abs(nf - tf.numpy()).max()), float(np.abs(nv - tv.numpy()).max()))
+    if result.model.cards is not None:
+        with torch.no_grad():
+            tc = result.model.card_logits(torch.from_numpy(rows)).numpy()
+        diff = max(diff, float(np.abs(net.net.card_logits(rows) - tc).max()))
     size = weights.stat().st_size
     return {
         "game": name,
@@ -339,6 +363,11 @@ def _print(out: Output, s: dict[str, Any]) -> None:
             f"margin MSE {val['margin_mse']:.4f} (predicting the mean: "
             f"{val['margin_mse_baseline']:.4f}); deal winner right {100 * val['win_accuracy']:.1f}%"
         )
+    if "cards_recall" in val:
+        out.line(
+            f"cards head: {100 * val['cards_recall']:.1f}% of the opponents' cards among those "
+            f"it rates highest; cross-entropy {val['cards_bce']:.4f}"
+        )
     out.line(
         f"CPU seconds: self-play {s['self_play_cpu_seconds']}, training {s['train_cpu_seconds']}; "
         f"numpy vs torch max difference {s['numpy_vs_torch_max_diff']:.1e}"
@@ -356,6 +385,8 @@ def _command(args: argparse.Namespace, game: Game) -> str:
     words += ["--seed", str(args.seed), "--hidden", str(args.hidden)]
     words += ["--batch", str(args.batch), "--lr", str(args.lr)]
     words += ["--value-weight", str(args.value_weight), "--teacher", args.teacher]
+    if args.cards_weight:
+        words += ["--cards-weight", str(args.cards_weight)]
     if args.teacher == "search":
         words += ["--teacher-iterations", str(args.teacher_iterations)]
     if args.init is not None:

@@ -9,7 +9,9 @@ A net reads what one seat may know: the vector of the game's encoder
 (:mod:`mazo.env.encoding`, which reads the observation only) and the observation's legal
 actions.  It says which action the heuristic it was trained on would play (its policy)
 and how the deal will end for the seat's side (its value: the points margin, -1..1, and
-the chance of taking the most points).  docs/nets.md tells the whole story.
+the chance of taking the most points); a net trained with a cards head also says, per
+card, the chance that an opponent holds it (:meth:`GameNet.opponent_cards`), which the
+search levels read to weigh their samples.  docs/nets.md tells the whole story.
 
 Nets are found through the game registry by the game's name; each is trained for one
 player count (and the default rules options: the encoder's layout must match), and
@@ -38,7 +40,7 @@ from mazo.core.game import Game
 from mazo.env.encoding import Encoder, Observation
 from mazo.games import GAMES
 from mazo.nets.actions import ActionFeatures
-from mazo.nets.model import LAYERS, Evaluation, NetError, PolicyValueNet
+from mazo.nets.model import CARD_LAYERS, LAYERS, Evaluation, NetError, PolicyValueNet
 
 __all__ = [
     "FORMAT",
@@ -88,6 +90,13 @@ class GameNet:
         x = self.encoder.encode(observation)
         of = self.actions.of
         return legal, self.net.evaluate(x, [of(a) for a in legal], with_value)
+
+    def opponent_cards(self, observation: Observation) -> list[float]:
+        """Per card id, the chance that a seat of another side holds the card, as the
+        net reads ``observation`` (cards the seat sees come out near 0).  Only a net
+        trained with a cards head has it (:class:`NetError` otherwise)."""
+        logits = self.net.card_logits(self.encoder.encode(observation)).astype(np.float64)
+        return (1.0 / (1.0 + np.exp(-logits))).tolist()  # type: ignore[no-any-return]
 
 
 def shipped() -> dict[str, int]:
@@ -148,6 +157,11 @@ def load_net(game: Game, weights: str | Path | None = None) -> GameNet:
             f"encodes {encoder_size} (other rules options change the layout): train a net "
             "with these options"
         )
+    if net.cards and net.cards != game.info.deck.size:
+        raise NetError(
+            f"{path.name} has a cards head of {net.cards}; {name}'s deck has "
+            f"{game.info.deck.size} cards"
+        )
     features = ActionFeatures(game)
     if net.features != features.size:
         raise NetError(
@@ -178,7 +192,7 @@ def _read(path: Path) -> tuple[PolicyValueNet, dict[str, Any]]:
         raise NetError(f"{record.name} is not a mazo net record of format {FORMAT}")
     try:
         with np.load(path, allow_pickle=False) as data:
-            arrays = {k: data[k] for k in data.files if k in LAYERS}
+            arrays = {k: data[k] for k in data.files if k in LAYERS or k in CARD_LAYERS}
     except (OSError, ValueError) as err:
         raise NetError(f"cannot read {path.name} as a weights file: {err}") from None
     net = PolicyValueNet(arrays)

@@ -6,7 +6,11 @@ Layers (all ``float32``): ``x`` (the encoder's vector) → ``relu(x·W1 + b1)`` 
 value: ``h·Wv + bv``, two numbers: ``tanh`` of the first is the expected points margin of
 the deal for the seat's side (its points minus the best other side's, over all points
 taken in the deal: -1..1), ``sigmoid`` of the second the chance its side takes the most
-points in the deal.
+points in the deal.  An optional third head, ``h·Wc + bc``, one logit per card of the
+deck: ``sigmoid`` of it is the chance that the card is in an opponent's hand (a seat of
+another side), as the play that reached the position says; the search reads it to weigh
+its samples (``infer=net`` in :mod:`mazo.bots.ismcts`).  Cards the seat sees score near
+zero: only the unseen ones matter to a sample.
 """
 
 from __future__ import annotations
@@ -21,12 +25,14 @@ import numpy.typing as npt
 
 from mazo.core.errors import RulesError
 
-__all__ = ["LAYERS", "Evaluation", "NetError", "PolicyValueNet"]
+__all__ = ["CARD_LAYERS", "LAYERS", "Evaluation", "NetError", "PolicyValueNet"]
 
 F32 = npt.NDArray[np.float32]
 
 LAYERS = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv")
 """The arrays of a weights file, in forward order."""
+CARD_LAYERS = ("wc", "bc")
+"""The optional cards head's arrays (both or neither)."""
 
 
 class NetError(RulesError):
@@ -51,7 +57,8 @@ class Evaluation:
 
 
 class PolicyValueNet:
-    """Two hidden ReLU layers, a policy head over action features and a value head."""
+    """Two hidden ReLU layers, a policy head over action features, a value head and,
+    optionally, a head over the deck's cards (:meth:`card_logits`)."""
 
     def __init__(self, arrays: Mapping[str, Any]) -> None:
         missing = [k for k in LAYERS if k not in arrays]
@@ -76,6 +83,19 @@ class PolicyValueNet:
         for key, shape in expected.items():
             if w[key].shape != shape:
                 raise NetError(f"weights {key} have shape {w[key].shape}, expected {shape}")
+        have = [k for k in CARD_LAYERS if k in arrays]
+        self.cards = 0  # the cards head's width: the deck's size, 0 without one
+        if have:
+            if len(have) != len(CARD_LAYERS):
+                raise NetError("a cards head needs both wc and bc")
+            for k in CARD_LAYERS:
+                w[k] = np.ascontiguousarray(arrays[k], dtype=np.float32)
+            wc, bc = w["wc"], w["bc"]
+            if wc.ndim != 2 or wc.shape[0] != hidden2:
+                raise NetError(f"weights wc have shape {wc.shape}, expected ({hidden2}, cards)")
+            if bc.shape != (wc.shape[1],):
+                raise NetError(f"weights bc have shape {bc.shape}, expected ({wc.shape[1]},)")
+            self.cards = int(w["wc"].shape[1])
         self.w = w
         self.inputs = int(inputs)
         self.hidden = int(hidden)
@@ -90,16 +110,28 @@ class PolicyValueNet:
         """Bytes of the weights."""
         return sum(int(a.nbytes) for a in self.w.values())
 
-    def forward(self, x: F32) -> tuple[F32, F32]:
-        """``(feature logits, value pair)`` of one vector ``x`` or a batch ``(n, inputs)``;
-        the value pair is raw (see :meth:`evaluate` for margin and chance)."""
+    def _body(self, x: F32) -> F32:
         h: F32 = x @ self._w1
         h += self._b1
         np.maximum(h, 0.0, out=h)
         h2: F32 = h @ self._w2
         h2 += self._b2
         np.maximum(h2, 0.0, out=h2)
-        out: F32 = h2 @ self._wh
+        return h2
+
+    def card_logits(self, x: F32) -> F32:
+        """The cards head's logits of ``x`` (one vector or a batch): per card id, the
+        log-odds that an opponent holds it.  :class:`NetError` without the head."""
+        if not self.cards:
+            raise NetError("this net has no cards head (train it with --cards-weight)")
+        out: F32 = self._body(x) @ self.w["wc"]
+        out += self.w["bc"]
+        return out
+
+    def forward(self, x: F32) -> tuple[F32, F32]:
+        """``(feature logits, value pair)`` of one vector ``x`` or a batch ``(n, inputs)``;
+        the value pair is raw (see :meth:`evaluate` for margin and chance)."""
+        out: F32 = self._body(x) @ self._wh
         out += self._bh
         f = self.features
         return out[..., :f], out[..., f:]

@@ -20,6 +20,11 @@ learns each move's value averaged over the hands the seat's opponents really hol
 positions like this one, as the heuristic's play reveals them: what a search's uniform
 samples cannot know.  Only decisions with two or more candidates are kept then.
 
+With ``cards`` (``--cards-weight`` in :mod:`mazo.cli.train`), each decision also records
+which cards the seat's opponents (the seats of other sides) hold at that moment
+(``held``, a row of 0/1 per card id, read from the true state): the labels of the net's
+cards head, what the play so far says about the hidden hands.
+
 Match ``m`` is seeded ``derive_seed(seed, "train-match", m)`` and its seat ``s``'s bot
 ``derive_seed(seed, "train-bot", m, s)``: the same seed gives the same data.  No torch.
 """
@@ -28,13 +33,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from mazo.bots import make_bot
-from mazo.core.game import Game, State
+from mazo.core.game import Game, MatchState, State
 from mazo.core.rng import derive_seed
 from mazo.env.encoding import Encoder
 from mazo.nets.actions import ActionFeatures
@@ -62,6 +67,7 @@ class Dataset:
     deals: int
     matches: int
     q: npt.NDArray[np.float32] | None = None
+    held: npt.NDArray[np.uint8] | None = None  # (n, deck): cards the opponents hold
 
     def __len__(self) -> int:
         return int(self.x.shape[0])
@@ -88,10 +94,12 @@ def self_play(
     bot: str = "normal",
     progress: Callable[[int, int], None] | None = None,
     values: Callable[[State, int], dict[int, float]] | None = None,
+    cards: bool = False,
 ) -> Dataset:
     """Play ``bot`` against itself on ``game`` until ``deals`` deals have ended (see the
     module docstring); ``progress(done, deals)`` is called as deals end; ``values(state,
-    seat)`` gives each candidate's value (the module docstring)."""
+    seat)`` gives each candidate's value; ``cards`` records the opponents' cards (the
+    module docstring)."""
     encoder = Encoder(game)
     features = ActionFeatures(game)
     side_of = game.info.side_of
@@ -102,6 +110,8 @@ def self_play(
     wins: list[float] = []
     matches: list[int] = []
     qs: list[list[float]] = []
+    helds: list[list[int]] = []
+    deck = game.info.deck
     nan = float("nan")
     done = 0
     match = 0
@@ -134,6 +144,16 @@ def self_play(
                 margins.append(0.0)
                 wins.append(0.0)
                 matches.append(match)
+                if cards:
+                    mine = side_of[seat]
+                    helds.append(
+                        [
+                            deck.parse(c)
+                            for s in range(game.players)
+                            if side_of[s] != mine
+                            for c in cast(MatchState, state).hand(s)
+                        ]
+                    )
             before, state = state, state.apply(action, seat=seat)
             if state.hand_over:
                 for event in state.events_since(before):
@@ -149,7 +169,7 @@ def self_play(
         if pending:  # a deal cut short by the count: its decisions have no outcome
             cut = pending[0][0]
             del xs[cut:], cands[cut:], targets[cut:], margins[cut:], wins[cut:], matches[cut:]
-            del qs[cut:]
+            del qs[cut:], helds[cut:]
         match += 1
     data = _pack(xs, cands, targets, margins, wins, matches, features.size, done, match)
     if values is not None:
@@ -157,6 +177,11 @@ def self_play(
         for i, worth_row in enumerate(qs):
             q[i, : len(worth_row)] = worth_row
         data.q = q
+    if cards:
+        held = np.zeros((len(data), deck.size), dtype=np.uint8)
+        for i, ids in enumerate(helds):
+            held[i, ids] = 1
+        data.held = held
     return data
 
 

@@ -17,6 +17,14 @@ advantages are small numbers).  Its argmax is then the move worth most, and the 
 can add the advantages to its own means (``prior`` in :mod:`mazo.bots.ismcts`).  Such
 a run keeps the weights of its best epoch by the validation advantages' error (noisy
 targets overfit soon): ``best_epoch`` in the validation numbers says which.
+
+Data with the opponents' cards (``Dataset.held``) and ``cards_weight`` > 0 train a third
+head beside the others, one logit per card of the deck, by binary cross-entropy against
+whether an opponent holds the card (× ``cards_weight``): what the net has learned about
+the hidden hands from the play, which the search reads to weigh its samples
+(``infer=net``).  Its validation numbers: ``cards_bce`` (and ``cards_bce_baseline``,
+each card's rate whatever the position) and ``cards_recall``, the share of the
+opponents' cards among the cards the head rates highest (as many as they hold).
 """
 
 from __future__ import annotations
@@ -52,21 +60,30 @@ class Config:
     batch: int = 256
     lr: float = 1e-3
     value_weight: float = 0.5
+    cards_weight: float = 0.0
 
 
 class Model(nn.Module):
     """The torch twin of :class:`mazo.nets.PolicyValueNet` (same layers, same order)."""
 
-    def __init__(self, inputs: int, hidden: int, features: int) -> None:
+    def __init__(self, inputs: int, hidden: int, features: int, cards: int = 0) -> None:
         super().__init__()
         self.l1 = nn.Linear(inputs, hidden)
         self.l2 = nn.Linear(hidden, hidden)
         self.policy = nn.Linear(hidden, features)
         self.value = nn.Linear(hidden, 2)
+        # Created last, so a net without it draws the same initial weights as before.
+        self.cards = nn.Linear(hidden, cards) if cards else None
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h = torch.relu(self.l2(torch.relu(self.l1(x))))
         return self.policy(h), self.value(h)
+
+    def card_logits(self, x: torch.Tensor) -> torch.Tensor:
+        """The cards head's logits (one per card id); the model must have the head."""
+        assert self.cards is not None
+        out: torch.Tensor = self.cards(torch.relu(self.l2(torch.relu(self.l1(x)))))
+        return out
 
 
 def candidate_logits(feats: torch.Tensor, cand: torch.Tensor) -> torch.Tensor:
@@ -111,6 +128,8 @@ def _tensors(data: Dataset, rows: npt.NDArray[np.bool_]) -> dict[str, torch.Tens
     }
     if data.q is not None:
         out["q"] = torch.from_numpy(data.q[rows])
+    if data.held is not None:
+        out["held"] = torch.from_numpy(data.held[rows].astype(np.float32))
     return out
 
 
@@ -163,6 +182,8 @@ def evaluate(model: Model, t: dict[str, torch.Tensor]) -> dict[str, float]:
         decided = wins != 0.5
         win_acc = ((value[:, 1] > 0) == (wins > 0.5))[decided].float().mean()
         more = _q_numbers(logits, t["q"], t["target"]) if "q" in t else {}
+        if model.cards is not None and "held" in t:
+            more.update(_card_numbers(model.card_logits(t["x"]), t["held"]))
     return {
         **more,
         "rows": float(n),
@@ -196,6 +217,26 @@ def _q_numbers(logits: torch.Tensor, q: torch.Tensor, target: torch.Tensor) -> d
     }
 
 
+def _card_numbers(logits: torch.Tensor, held: torch.Tensor) -> dict[str, float]:
+    """The cards head's validation numbers: its cross-entropy against predicting each
+    card's rate over the rows (the baseline: a head that reads nothing of the position),
+    and the share of the opponents' cards among the cards it rates highest (as many as
+    they hold a row)."""
+    bce = nn.functional.binary_cross_entropy_with_logits(logits, held)
+    rate = held.mean(dim=0).clamp(1e-6, 1 - 1e-6).expand_as(held)
+    base = nn.functional.binary_cross_entropy(rate, held)
+    counts = held.sum(dim=1).long()
+    order = logits.argsort(dim=1, descending=True)
+    ranks = torch.empty_like(order)
+    ranks.scatter_(1, order, torch.arange(order.shape[1]).expand_as(order).contiguous())
+    hits = ((ranks < counts[:, None]) & (held > 0)).sum()
+    return {
+        "cards_bce": float(bce),
+        "cards_bce_baseline": float(base),
+        "cards_recall": float(hits) / max(1, int(counts.sum())),
+    }
+
+
 def train(
     data: Dataset,
     config: Config,
@@ -214,7 +255,10 @@ def train(
     torch.manual_seed(config.seed)
     train_rows, val_rows = split(data)
     tr, va = _tensors(data, train_rows), _tensors(data, val_rows)
-    model = Model(data.x.shape[1], config.hidden, data.pad)
+    if config.cards_weight and data.held is None:
+        raise ValueError("cards_weight needs data with the opponents' cards (self_play cards=True)")
+    cards = int(data.held.shape[1]) if config.cards_weight and data.held is not None else 0
+    model = Model(data.x.shape[1], config.hidden, data.pad, cards)
     if init is not None:
         load_arrays(model, init)
     opt = torch.optim.Adam(model.parameters(), lr=config.lr)
@@ -249,6 +293,11 @@ def train(
             batch = {k: v[idx] for k, v in tr.items()}
             policy, margin, win, _ = _losses(model, batch)
             loss = policy + config.value_weight * (margin + win)
+            if model.cards is not None:
+                held = nn.functional.binary_cross_entropy_with_logits(
+                    model.card_logits(batch["x"]), batch["held"]
+                )
+                loss = loss + config.cards_weight * held
             opt.zero_grad()
             loss.backward()  # type: ignore[no-untyped-call]
             opt.step()
@@ -305,12 +354,15 @@ def train(
 
 def _layers(model: Model) -> list[tuple[nn.Linear, str, str]]:
     """Each torch layer with the names of its weight and bias in a weights file."""
-    return [
+    out = [
         (model.l1, "w1", "b1"),
         (model.l2, "w2", "b2"),
         (model.policy, "wp", "bp"),
         (model.value, "wv", "bv"),
     ]
+    if model.cards is not None:
+        out.append((model.cards, "wc", "bc"))
+    return out
 
 
 def load_arrays(model: Model, arrays: dict[str, npt.NDArray[np.float32]]) -> None:
@@ -318,6 +370,8 @@ def load_arrays(model: Model, arrays: dict[str, npt.NDArray[np.float32]]) -> Non
     a value-trained run begins where an imitation net left off.  The shapes must match."""
     with torch.no_grad():
         for layer, w, b in _layers(model):
+            if w not in arrays:
+                continue  # a head the starting net lacks (the cards head) starts fresh
             weight = torch.from_numpy(np.ascontiguousarray(arrays[w].T))
             if weight.shape != layer.weight.shape:
                 raise ValueError(

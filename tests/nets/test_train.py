@@ -53,6 +53,51 @@ def test_self_play_with_values_labels_every_candidate_on_the_real_cards() -> Non
     assert plain.q is None and len(plain) > len(a)  # forced moves are kept without values
 
 
+@pytest.mark.parametrize(("name", "players"), [("briscola", 2), ("trionfetti", 4)])
+def test_self_play_records_the_cards_the_opponents_hold(name: str, players: int) -> None:
+    """``cards``: each decision's row names exactly the cards the seats of the other side
+    hold at that moment (the matches replayed with the same seeds to check), and the
+    plain data is the same with or without it."""
+    from mazo.bots import make_bot
+    from mazo.core.rng import derive_seed
+    from mazo.env.encoding import Encoder
+
+    game = mazo.load_game(name, players=players)
+    data = self_play(game, deals=2, seed=3, cards=True)
+    plain = self_play(game, deals=2, seed=3)
+    assert data.held is not None and plain.held is None
+    assert data.held.shape == (len(data), game.info.deck.size)
+    assert np.array_equal(data.x, plain.x)
+    encoder = Encoder(game)
+    side_of = game.info.side_of
+    row = 0
+    for match in range(data.matches):
+        bots = [
+            make_bot("normal", game, seed=derive_seed(3, "train-bot", match, s))
+            for s in range(players)
+        ]
+        state = game.new_match(seed=derive_seed(3, "train-match", match))
+        ended = 0
+        while row < len(data) and ended < data.deals:
+            seat = state.to_act
+            obs = state.observation(seat)
+            action = bots[seat].choose(obs)
+            if action in encoder.legal_ids(obs):
+                want = sorted(
+                    game.info.deck.parse(c)
+                    for s in range(players)
+                    if side_of[s] != side_of[seat]
+                    for c in state.hand(s)
+                )
+                assert np.flatnonzero(data.held[row]).tolist() == want
+                row += 1
+            state = state.apply(action, seat=seat)
+            ended += state.hand_over
+            if state.match_over:
+                break
+    assert row == len(data)
+
+
 def test_deal_outcome_for_three_sides() -> None:
     assert deal_outcome([50, 40, 30], 0) == (10 / 120, 1.0)
     assert deal_outcome([50, 40, 30], 2) == (-20 / 120, 0.0)
@@ -99,6 +144,64 @@ def test_numpy_forward_equals_torch() -> None:
         assert logits[2] == -float("inf")
         assert abs(ev.margin - float(torch.tanh(value[0, 0]))) < 1e-5
         assert abs(ev.win - float(torch.sigmoid(value[0, 1]))) < 1e-5
+
+
+def test_numpy_cards_head_equals_torch() -> None:
+    """The cards head (``wc``, ``bc``) reads the same in numpy; a net without it says so."""
+    from mazo.nets import NetError
+    from mazo.train.fit import Model, export
+
+    torch.manual_seed(1)
+    model = Model(262, 32, 50, cards=40)
+    arrays = export(model)
+    assert set(arrays) == {"w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv", "wc", "bc"}
+    net = PolicyValueNet(arrays)
+    x = (np.random.default_rng(1).random((50, 262)) < 0.1).astype(np.float32)
+    with torch.no_grad():
+        want = model.card_logits(torch.from_numpy(x)).numpy()
+    assert net.cards == 40 and np.abs(net.card_logits(x) - want).max() < 1e-5
+    assert np.abs(net.card_logits(x[3]) - want[3]).max() < 1e-5
+    without = PolicyValueNet({k: v for k, v in arrays.items() if k not in ("wc", "bc")})
+    with pytest.raises(NetError, match="no cards head"):
+        without.card_logits(x)
+    with pytest.raises(NetError, match="both wc and bc"):
+        PolicyValueNet({k: v for k, v in arrays.items() if k != "bc"})
+    with pytest.raises(NetError, match="weights wc have shape"):
+        PolicyValueNet({**arrays, "wc": arrays["wc"][:5]})
+
+
+def test_a_cards_head_learns_what_its_input_says_about_the_cards() -> None:
+    """The cards head's training on rows whose held cards are a plain function of the
+    input (a card is held where its input bit is set, the other bits noise): on the
+    held-out matches it ranks the held cards first and beats each card's base rate by
+    far.  (What the shipped head learns from real play is measured in docs/nets.md.)"""
+    from mazo.train.data import Dataset
+    from mazo.train.fit import Config, train
+
+    rng = np.random.default_rng(3)
+    n = 6000
+    x = (rng.random((n, 80)) < 0.3).astype(np.float32)
+    held = (x[:, :40] > 0).astype(np.uint8)
+    data = Dataset(
+        x=x,
+        cand=np.tile(np.array([[[0], [1]]], dtype=np.int32), (n, 1, 1)),
+        target=rng.integers(0, 2, n),
+        margin=np.zeros(n, np.float32),
+        win=np.full(n, 0.5, np.float32),
+        match=np.arange(n, dtype=np.int32) // 60,
+        pad=2,
+        deals=n // 60,
+        matches=n // 60,
+        held=held,
+    )
+    config = Config(epochs=4, hidden=64, seed=1, batch=64, lr=0.01, cards_weight=1.0)
+    result = train(data, config)
+    val = result.validation
+    assert val["cards_recall"] > 0.9
+    assert val["cards_bce"] < 0.3 * val["cards_bce_baseline"]
+    with pytest.raises(ValueError, match="cards_weight needs data"):
+        data.held = None
+        train(data, Config(epochs=1, cards_weight=1.0))
 
 
 @pytest.mark.parametrize("game_name", ["briscola", "escoba", "envite", "trionfetti"])
@@ -245,13 +348,35 @@ def test_a_run_can_start_from_a_net(tmp_path: Path, capsys: pytest.CaptureFixtur
     capsys.readouterr()
     game = mazo.load_game("briscola", players=2)
     shipped, started = load_net(game).net, load_net(game, tmp_path / "a").net
-    assert all(np.allclose(shipped.w[k], started.w[k], atol=1e-6) for k in shipped.w)
+    # the heads this run trains start as the shipped ones (a cards head the run does
+    # not train is left out)
+    assert set(started.w) <= set(shipped.w) and {"w1", "wp", "wv"} <= set(started.w)
+    assert all(np.allclose(shipped.w[k], started.w[k], atol=1e-6) for k in started.w)
     fresh = load_net(game, tmp_path / "b").net
     assert not np.allclose(shipped.w["w1"], fresh.w["w1"], atol=1e-3)
     record = json.loads((tmp_path / "a" / "briscola.json").read_text())["record"]
     assert record["init"] == "shipped" and "--init shipped" in record["command"]
     assert _train([*flags, "--init", "shipped", "--hidden", "16", "--out", str(tmp_path)]) == 2
     assert "pass --hidden 128" in capsys.readouterr().err
+
+
+def test_a_cards_run_is_recorded_and_its_head_loads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    flags = ["briscola", "-n", "2", "--deals", "8", "--epochs", "1", "--hidden", "16"]
+    assert _train([*flags, "--cards-weight", "0.5", "--out", str(tmp_path), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["numpy_vs_torch_max_diff"] < 1e-5
+    assert "cards_recall" in summary["validation"]
+    record = json.loads((tmp_path / "briscola.json").read_text())["record"]
+    assert record["cards_weight"] == 0.5 and "--cards-weight 0.5" in record["command"]
+    game = mazo.load_game("briscola", players=2)
+    net = load_net(game, tmp_path)
+    assert net.net.cards == 40
+    probs = net.opponent_cards(game.new_match(seed=2).observation(0))
+    assert len(probs) == 40 and all(0 < p < 1 for p in probs)
+    assert _train([*flags, "--cards-weight", "-1", "--out", str(tmp_path)]) == 2
+    assert "--cards-weight must be a number >= 0" in capsys.readouterr().err
 
 
 def test_bad_flags_are_reported(capsys: pytest.CaptureFixture[str]) -> None:
