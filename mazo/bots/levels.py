@@ -79,17 +79,22 @@ def search_preset(game: Game) -> dict[str, Any]:
     if module is None:
         return {}
     preset = {**_FLAT_HEURISTIC, **getattr(module, "SEARCH_PRESET", {})}
-    if preset.get("prior") and not _net_fits(game):
+    if preset.get("prior") and not _net_fits(game, "prior"):
         del preset["prior"]
+    if preset.get("infer") == "net" and not _net_fits(game, "cards"):
+        preset.update(getattr(module, "SEARCH_WITHOUT_NET", {"infer": "none"}))
     return preset
 
 
-def _net_fits(game: Game) -> bool:
-    """Whether the game's shipped net can be the search's prior here: numpy is installed
-    (the ``cli``, ``server`` and ``rl`` extras) and the net was trained, with ``--teacher
-    rollouts``, for this player count and rules layout.  Elsewhere the search levels play
-    without it (a warning says so where numpy alone is missing)."""
-    from mazo.bots.ismcts import prior_net
+def _net_fits(game: Game, use: str) -> bool:
+    """Whether the game's shipped net can serve the search here, as its prior (``use``
+    ``"prior"``: a net trained with ``--teacher rollouts``) or to weigh its samples
+    (``"cards"``: a net with a cards head, ``infer=net``): numpy is installed (the
+    ``cli``, ``server`` and ``rl`` extras) and the net was trained for this player count
+    and rules layout.  Elsewhere the search levels play without it (the game's
+    ``SEARCH_WITHOUT_NET`` settings replace ``infer=net``; a warning says so where numpy
+    alone is missing)."""
+    from mazo.bots.ismcts import cards_net, prior_net
 
     if importlib.util.find_spec("numpy") is None:
         warnings.warn(
@@ -99,7 +104,7 @@ def _net_fits(game: Game) -> bool:
         )
         return False
     try:
-        prior_net(game)
+        (prior_net if use == "prior" else cards_net)(game)
     except RulesError:
         return False
     return True

@@ -234,6 +234,9 @@ def train_game(
                 f"{start['w1'].shape[1]}"
             )
     out_dir.mkdir(parents=True, exist_ok=True)
+    # Read before anything is written: retraining a shipped net overwrites tracked files
+    # (mazo/nets/weights), which would read as a change to the code that made it.
+    commit = _git_commit()
     t0, c0 = time.perf_counter(), time.process_time()
     values: Callable[[State, int], dict[int, float]] | None = None
     if teacher in ("rollouts", "search"):
@@ -313,7 +316,7 @@ def train_game(
             "self_play_cpu_seconds": round(play_cpu, 1),
             "train_seconds": round(result.seconds, 1),
             "train_cpu_seconds": round(result.cpu_seconds, 1),
-            "git_commit": _git_commit(),
+            "git_commit": commit,
             "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "torch": torch.__version__,
             "numpy": np.__version__,
@@ -408,7 +411,7 @@ def _git_commit() -> str | None:
             check=True,
         ).stdout.strip()
         dirty = subprocess.run(
-            # tracked files only: the weights being written are untracked output
+            # tracked files only: untracked output (a new --out folder) is not a change
             ["git", "-C", str(here), "status", "--porcelain", "--untracked-files=no", "--", ".."],
             capture_output=True,
             text=True,

@@ -176,3 +176,40 @@ def test_a_net_prior_in_a_preset_is_kept_only_where_the_net_fits(
     )
     with pytest.warns(UserWarning, match="needs numpy"):
         assert "prior" not in search_preset(mazo.load_game("briscola", players=2))
+
+
+def test_infer_net_in_a_preset_falls_back_where_the_net_does_not_fit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A preset that weighs its samples by the net (``infer=net``) keeps it where the
+    shipped net has a cards head for the configuration, and plays the game's
+    ``SEARCH_WITHOUT_NET`` settings elsewhere (another player count, no numpy)."""
+    import importlib.util
+
+    import mazo.bots.heuristic.briscola as heuristic
+    import mazo.bots.ismcts as ismcts
+    from mazo.bots.levels import search_preset
+
+    monkeypatch.setattr(
+        heuristic, "SEARCH_PRESET", {**heuristic.SEARCH_PRESET, "infer": "net", "pool": 16}
+    )
+    monkeypatch.setattr(
+        heuristic, "SEARCH_WITHOUT_NET", {"infer": "plays", "pool": 4}, raising=False
+    )
+
+    def cards_net(game: Any, weights: Any = None) -> Any:
+        if game.players != 2:
+            raise mazo.RulesError("no net for this count")
+        return object()
+
+    monkeypatch.setattr(ismcts, "cards_net", cards_net)
+    two = search_preset(mazo.load_game("briscola", players=2))
+    assert (two["infer"], two["pool"]) == ("net", 16)
+    four = search_preset(mazo.load_game("briscola", players=4))
+    assert (four["infer"], four["pool"]) == ("plays", 4)
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "numpy" else real(name, *a)
+    )
+    with pytest.warns(UserWarning, match="needs numpy"):
+        assert search_preset(mazo.load_game("briscola", players=2))["infer"] == "plays"

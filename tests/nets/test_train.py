@@ -386,3 +386,21 @@ def test_bad_flags_are_reported(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--teacher-iterations must be at least 1" in capsys.readouterr().err
     assert _train(["briscola", "-n", "5"]) == 2
     assert "error" in capsys.readouterr().err
+
+
+def test_the_record_names_the_commit_as_it_was_before_the_weights_were_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Retraining a shipped net writes over tracked files: the commit is read before
+    that, so the record does not call the code that made the net changed."""
+    from mazo.cli import train
+
+    out = tmp_path / "weights"
+
+    def commit() -> str:
+        return "abc+dirty" if (out / "briscola.npz").exists() else "abc"
+
+    monkeypatch.setattr(train, "_git_commit", commit)
+    flags = ["briscola", "--deals", "4", "--epochs", "1", "--hidden", "8", "--out", str(out)]
+    assert _train([*flags, "--json"]) == 0
+    assert json.loads((out / "briscola.json").read_text())["record"]["git_commit"] == "abc"
