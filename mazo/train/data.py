@@ -23,7 +23,10 @@ samples cannot know.  Only decisions with two or more candidates are kept then.
 With ``cards`` (``--cards-weight`` in :mod:`mazo.cli.train`), each decision also records
 which cards the seat's opponents (the seats of other sides) hold at that moment
 (``held``, a row of 0/1 per card id, read from the true state): the labels of the net's
-cards head, what the play so far says about the hidden hands.
+cards head, what the play so far says about the hidden hands.  Beside them, ``unseen``
+marks the cards the seat's observation names nowhere (its hand, the table, the tricks,
+a face-up card...: any card code in it, actions like ``7O+3C`` split at ``+``): the only
+cards whose place a sample chooses, so the only ones the head is trained on.
 
 Match ``m`` is seeded ``derive_seed(seed, "train-match", m)`` and its seat ``s``'s bot
 ``derive_seed(seed, "train-bot", m, s)``: the same seed gives the same data.  No torch.
@@ -68,6 +71,7 @@ class Dataset:
     matches: int
     q: npt.NDArray[np.float32] | None = None
     held: npt.NDArray[np.uint8] | None = None  # (n, deck): cards the opponents hold
+    unseen: npt.NDArray[np.uint8] | None = None  # (n, deck): cards the view names nowhere
 
     def __len__(self) -> int:
         return int(self.x.shape[0])
@@ -111,7 +115,9 @@ def self_play(
     matches: list[int] = []
     qs: list[list[float]] = []
     helds: list[list[int]] = []
+    shown: list[set[int]] = []
     deck = game.info.deck
+    ids = {deck.format(c): c for c in range(deck.size)}
     nan = float("nan")
     done = 0
     match = 0
@@ -154,6 +160,7 @@ def self_play(
                             for c in cast(MatchState, state).hand(s)
                         ]
                     )
+                    shown.append(named_cards(obs, ids))
             before, state = state, state.apply(action, seat=seat)
             if state.hand_over:
                 for event in state.events_since(before):
@@ -169,7 +176,7 @@ def self_play(
         if pending:  # a deal cut short by the count: its decisions have no outcome
             cut = pending[0][0]
             del xs[cut:], cands[cut:], targets[cut:], margins[cut:], wins[cut:], matches[cut:]
-            del qs[cut:], helds[cut:]
+            del qs[cut:], helds[cut:], shown[cut:]
         match += 1
     data = _pack(xs, cands, targets, margins, wins, matches, features.size, done, match)
     if values is not None:
@@ -179,10 +186,31 @@ def self_play(
         data.q = q
     if cards:
         held = np.zeros((len(data), deck.size), dtype=np.uint8)
-        for i, ids in enumerate(helds):
-            held[i, ids] = 1
-        data.held = held
+        unseen = np.ones((len(data), deck.size), dtype=np.uint8)
+        for i, (cards_held, cards_named) in enumerate(zip(helds, shown, strict=True)):
+            held[i, cards_held] = 1
+            unseen[i, list(cards_named)] = 0
+        data.held, data.unseen = held, unseen
     return data
+
+
+def named_cards(view: Any, ids: dict[str, int]) -> set[int]:
+    """The ids of every card code anywhere in ``view`` (an observation: dicts, lists,
+    strings; an action string names each card it joins with ``+``)."""
+    out: set[int] = set()
+    stack = [view]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            for part in item.split("+"):
+                card = ids.get(part)
+                if card is not None:
+                    out.add(card)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return out
 
 
 def _pack(

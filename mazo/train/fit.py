@@ -130,6 +130,8 @@ def _tensors(data: Dataset, rows: npt.NDArray[np.bool_]) -> dict[str, torch.Tens
         out["q"] = torch.from_numpy(data.q[rows])
     if data.held is not None:
         out["held"] = torch.from_numpy(data.held[rows].astype(np.float32))
+        if data.unseen is not None:
+            out["unseen"] = torch.from_numpy(data.unseen[rows].astype(np.float32))
     return out
 
 
@@ -183,7 +185,7 @@ def evaluate(model: Model, t: dict[str, torch.Tensor]) -> dict[str, float]:
         win_acc = ((value[:, 1] > 0) == (wins > 0.5))[decided].float().mean()
         more = _q_numbers(logits, t["q"], t["target"]) if "q" in t else {}
         if model.cards is not None and "held" in t:
-            more.update(_card_numbers(model.card_logits(t["x"]), t["held"]))
+            more.update(_card_numbers(model.card_logits(t["x"]), t))
     return {
         **more,
         "rows": float(n),
@@ -217,14 +219,28 @@ def _q_numbers(logits: torch.Tensor, q: torch.Tensor, target: torch.Tensor) -> d
     }
 
 
-def _card_numbers(logits: torch.Tensor, held: torch.Tensor) -> dict[str, float]:
-    """The cards head's validation numbers: its cross-entropy against predicting each
-    card's rate over the rows (the baseline: a head that reads nothing of the position),
-    and the share of the opponents' cards among the cards it rates highest (as many as
-    they hold a row)."""
-    bce = nn.functional.binary_cross_entropy_with_logits(logits, held)
-    rate = held.mean(dim=0).clamp(1e-6, 1 - 1e-6).expand_as(held)
-    base = nn.functional.binary_cross_entropy(rate, held)
+def _cards_loss(logits: torch.Tensor, t: dict[str, torch.Tensor]) -> torch.Tensor:
+    """The cards head's cross-entropy against the opponents' cards, over the cards the
+    seat does not see where the data marks them (elsewhere over every card)."""
+    each = nn.functional.binary_cross_entropy_with_logits(logits, t["held"], reduction="none")
+    mask = t.get("unseen")
+    if mask is None:
+        return each.mean()
+    return (each * mask).sum() / mask.sum().clamp(min=1)
+
+
+def _card_numbers(logits: torch.Tensor, t: dict[str, torch.Tensor]) -> dict[str, float]:
+    """The cards head's validation numbers: its cross-entropy (:func:`_cards_loss`)
+    against the same for each card's rate over the rows (a head that reads nothing of
+    the position), and the share of the opponents' cards among the cards it rates
+    highest (as many as they hold a row; only unseen cards compete where marked)."""
+    held = t["held"]
+    bce = _cards_loss(logits, t)
+    mask = t.get("unseen", torch.ones_like(held))
+    rate = ((held * mask).sum(dim=0) / mask.sum(dim=0).clamp(min=1)).clamp(1e-6, 1 - 1e-6)
+    base = _cards_loss((torch.log(rate) - torch.log1p(-rate)).expand_as(held), t)
+    logits = logits.masked_fill(mask == 0, -math.inf)
+    held = held * mask  # a held card the seat sees (a face-up one) is no guess
     counts = held.sum(dim=1).long()
     order = logits.argsort(dim=1, descending=True)
     ranks = torch.empty_like(order)
@@ -294,10 +310,8 @@ def train(
             policy, margin, win, _ = _losses(model, batch)
             loss = policy + config.value_weight * (margin + win)
             if model.cards is not None:
-                held = nn.functional.binary_cross_entropy_with_logits(
-                    model.card_logits(batch["x"]), batch["held"]
-                )
-                loss = loss + config.cards_weight * held
+                cards_loss = _cards_loss(model.card_logits(batch["x"]), batch)
+                loss = loss + config.cards_weight * cards_loss
             opt.zero_grad()
             loss.backward()  # type: ignore[no-untyped-call]
             opt.step()

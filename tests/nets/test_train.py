@@ -65,7 +65,7 @@ def test_self_play_records_the_cards_the_opponents_hold(name: str, players: int)
     game = mazo.load_game(name, players=players)
     data = self_play(game, deals=2, seed=3, cards=True)
     plain = self_play(game, deals=2, seed=3)
-    assert data.held is not None and plain.held is None
+    assert data.held is not None and plain.held is None and plain.unseen is None
     assert data.held.shape == (len(data), game.info.deck.size)
     assert np.array_equal(data.x, plain.x)
     encoder = Encoder(game)
@@ -90,12 +90,32 @@ def test_self_play_records_the_cards_the_opponents_hold(name: str, players: int)
                     for c in state.hand(s)
                 )
                 assert np.flatnonzero(data.held[row]).tolist() == want
+                # unseen: what the view names nowhere; the seat's hand and the cards
+                # played are named, the opponents' cards are not (Briscola: until the
+                # face-up trump card is drawn)
+                assert data.unseen is not None
+                unseen = set(np.flatnonzero(data.unseen[row]).tolist())
+                named = {game.info.deck.parse(c) for c in state.hand(seat)}
+                named |= {game.info.deck.parse(t["card"]) for t in obs.get("trick", [])}
+                assert not unseen & named
+                if name == "briscola" and obs["stock_size"] > 0:
+                    assert set(want) <= unseen
                 row += 1
             state = state.apply(action, seat=seat)
             ended += state.hand_over
             if state.match_over:
                 break
     assert row == len(data)
+
+
+def test_named_cards_reads_every_code_in_a_view() -> None:
+    from mazo.train.data import named_cards
+
+    deck = mazo.load_game("escoba", players=2).info.deck
+    ids = {deck.format(c): c for c in range(deck.size)}
+    view = {"hand": ["7O", "1C"], "table": [["3E"]], "legal_actions": ["7O+3E"], "seat": 1}
+    assert named_cards(view, ids) == {ids["7O"], ids["1C"], ids["3E"]}
+    assert named_cards({"phase": "play", "note": "O"}, ids) == set()
 
 
 def test_deal_outcome_for_three_sides() -> None:
