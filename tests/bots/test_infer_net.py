@@ -161,3 +161,26 @@ def test_infer_net_needs_a_net_with_a_cards_head(tmp_path: Path) -> None:
     np.savez(wrong / "briscola.npz", **arrays)
     with pytest.raises(RulesError, match="cards head of 30"):
         load_net(game, wrong)
+
+
+def test_the_shipped_briscola_cards_head_reads_only_the_seats_view() -> None:
+    """The shipped two-player Briscola net has a cards head, and it says the same of a
+    deal and of a sample of the seat's view of it (other hidden cards) at every decision
+    of a few deals: a hidden card never reaches it."""
+    game = mazo.load_game("briscola", players=2)
+    net = load_net(game)
+    assert net.net.cards == 40
+    rng = Rng(21)
+    checked = 0
+    for seed in range(4):
+        state: Any = game.new_match(seed=seed).stop_at_deal_end()
+        bots = [mazo.make_bot("normal", game, seed=seed + s) for s in range(2)]
+        while not state.hand_over:
+            seat = state.to_act
+            view = state.observation(seat)
+            twin = game.determinize(view, rng)
+            assert twin.observation(seat) == view
+            assert net.opponent_cards(twin.observation(seat)) == net.opponent_cards(view)
+            checked += 1
+            state = state.apply(bots[seat].choose(view), seat=seat)
+    assert checked >= 150
