@@ -54,7 +54,12 @@ rollout policy (the heuristic on every seat) and scored with the expert level's 
 instead (--teacher-iterations playouts). Either way the policy head learns each move's
 advantage instead of copying the heuristic; the search can read it (ismcts prior=K,
 weights=OUT) and the net bot plays its best. The shipped nets imitate (docs/nets.md says
-why: the value-trained ones measured weaker)."""
+why: the value-trained ones measured weaker).
+
+--cards-weight W adds a cards head: per card, the chance that an opponent holds it,
+learned from the opponents' real hands at each decision of the self-play (over the cards
+the seat's view does not show). A search weighs its samples by it with infer=net. The
+shipped two-player Briscola net has one (--cards-weight 1.0)."""
 EPILOG = """\
 examples:
   mazo train briscola --deals 20000 --epochs 12 --seed 1 --out mazo/nets/weights
@@ -104,8 +109,8 @@ def add_parser(subparsers: Any) -> None:
         default=0.0,
         metavar="X",
         help="train a cards head (per card, the chance an opponent holds it), its loss at "
-        "this weight; 0 (the default) trains none. The search levels read it to weigh "
-        "their samples (ismcts infer=net)",
+        "this weight; 0 (the default) trains none. A search reads it to weigh its "
+        "samples with the option infer=net (e.g. expert:infer=net:pool=16)",
     )
     p.add_argument(
         "--teacher",
