@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from mazo.core.errors import RulesError
 
-__all__ = ["CARD_LAYERS", "LAYERS", "Evaluation", "NetError", "PolicyValueNet"]
+__all__ = ["CARD_LAYERS", "LAYERS", "Evaluation", "NetError", "PolicyValueNet", "layer_shapes"]
 
 F32 = npt.NDArray[np.float32]
 
@@ -33,6 +33,26 @@ LAYERS = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv")
 """The arrays of a weights file, in forward order."""
 CARD_LAYERS = ("wc", "bc")
 """The optional cards head's arrays (both or neither)."""
+
+
+def layer_shapes(
+    inputs: int, hidden: int, features: int, cards: int = 0, hidden2: int | None = None
+) -> dict[str, tuple[int, ...]]:
+    """The shape of every array of a weights file (the cards head's with ``cards``)."""
+    h2 = hidden if hidden2 is None else hidden2
+    out: dict[str, tuple[int, ...]] = {
+        "w1": (inputs, hidden),
+        "b1": (hidden,),
+        "w2": (hidden, h2),
+        "b2": (h2,),
+        "wp": (h2, features),
+        "bp": (features,),
+        "wv": (h2, 2),
+        "bv": (2,),
+    }
+    if cards:
+        out |= {"wc": (h2, cards), "bc": (cards,)}
+    return out
 
 
 class NetError(RulesError):
@@ -71,16 +91,7 @@ class PolicyValueNet:
             raise NetError("weights w1, w2, wp and wv must be matrices")
         inputs, hidden = w["w1"].shape
         hidden2, features = w["w2"].shape[1], w["wp"].shape[1]
-        expected = {
-            "b1": (hidden,),
-            "w2": (hidden, hidden2),
-            "b2": (hidden2,),
-            "wp": (hidden2, features),
-            "bp": (features,),
-            "wv": (hidden2, 2),
-            "bv": (2,),
-        }
-        for key, shape in expected.items():
+        for key, shape in layer_shapes(inputs, hidden, features, hidden2=hidden2).items():
             if w[key].shape != shape:
                 raise NetError(f"weights {key} have shape {w[key].shape}, expected {shape}")
         have = [k for k in CARD_LAYERS if k in arrays]

@@ -25,22 +25,11 @@ from mazo.nets import FORMAT, load_net  # noqa: E402
 def _write_net(folder: Path, game: Any, cards: bool = True, seed: int = 0) -> Path:
     """A random net for ``game`` in ``folder`` (as ``mazo train --out`` writes one)."""
     from mazo.nets.actions import ActionFeatures
+    from mazo.nets.model import layer_shapes
 
     rng = np.random.default_rng(seed)
-    inputs, hidden = Encoder(game).size, 16
-    features = ActionFeatures(game).size
-    shapes = {
-        "w1": (inputs, hidden),
-        "b1": (hidden,),
-        "w2": (hidden, hidden),
-        "b2": (hidden,),
-        "wp": (hidden, features),
-        "bp": (features,),
-        "wv": (hidden, 2),
-        "bv": (2,),
-    }
-    if cards:
-        shapes |= {"wc": (hidden, game.info.deck.size), "bc": (game.info.deck.size,)}
+    deck = game.info.deck.size if cards else 0
+    shapes = layer_shapes(Encoder(game).size, 16, ActionFeatures(game).size, deck)
     arrays = {k: rng.normal(0, 0.3, s).astype(np.float32) for k, s in shapes.items()}
     folder.mkdir(parents=True, exist_ok=True)
     np.savez(folder / f"{game.name}.npz", **arrays)
