@@ -136,3 +136,35 @@ def test_rollouts_play_the_last_tricks_exactly(stock: int) -> None:
         assert _value(state.apply(chosen), me) == best
         checked += 1
     assert checked >= 6
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"deal_packet_size": 1}, {"trump_two_exchange": True}, {"open_variant": "scoperta"}],
+)
+def test_rollout_moves_before_the_last_draw_are_the_heuristics(options: dict[str, Any]) -> None:
+    """On a search's own two-player sample with more than two cards to draw, the
+    rollout's move (read from the state's ints, no view) is ``choose``'s on the seat's
+    observation, with the same tie draws: every decision of 40 deals, a third of the
+    moves random so that odd positions come up too."""
+    game = mazo.load_game("briscola", players=2, **options)
+    rng = Rng(11)
+    checked = ties = 0
+    for m in range(40):
+        seed = derive_seed(12, m)
+        by_obs, by_state = BriscolaHeuristic(game, seed), BriscolaHeuristic(game, seed)
+        state: Any = game.new_match(seed=derive_seed(13, m)).stop_at_deal_end()
+        while not state.hand_over:
+            obs = state.observation(state.to_act)
+            if obs["stock_size"] <= 2:
+                break
+            before = by_obs.rng.getstate()
+            action = by_obs.choose(obs)
+            assert by_state.choose_state(state) == action, f"deal {m}, {state!r}"
+            assert by_state.rng.getstate() == by_obs.rng.getstate()
+            ties += by_obs.rng.getstate() != before
+            checked += 1
+            if rng.randbelow(3) == 0:
+                action = rng.choice(state.legal_actions())
+            state = state.apply(action)
+    assert checked > 500 and ties > 0

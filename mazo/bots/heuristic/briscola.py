@@ -795,6 +795,69 @@ def _rollout_move(state: BriscolaState, seat: int) -> int:
     return choice
 
 
+def _heads_up_move(state: BriscolaState, seat: int, rng: Rng) -> int:
+    """:meth:`BriscolaHeuristic._decide`'s card for the seat to act in a search's own
+    two-player sample while more than two cards are left to draw, computed on the
+    state's ints with no :class:`_View`: the same scores, operation for operation (so the
+    same floats), the same ties and the same draw from ``rng`` to break them.  Only where
+    nothing of the other hand is known (no indicator holder, no exchange, no open hands)
+    and no signals are made, which is every such rollout move of a plain deal."""
+    d = state._d
+    h = state._h
+    hand = h >> 40 * seat & _FULL
+    won = state._t[2]
+    trump = d.trump
+    seen = d.removed | hand | 1 << d.indicator
+    for s in d.active:
+        seen |= won >> 40 * s & _FULL
+    trick = state._trick
+    cards = _CARDS.get(hand) or _cards(hand)
+    power = _TRUMP_POWER
+    if trick:
+        # Following: the card takes the trick or it does not (no one plays after me).
+        lead = trick[0]
+        seen |= 1 << lead
+        unseen = _FULL & ~seen
+        row = _WINS[trump][lead]
+        table = POINTS[lead]
+        scores = []
+        for c in cards:
+            if SUIT[c] == trump:
+                keep = 1.0 * power[c]
+                if POINTS[c]:
+                    keep += POINTS[c] * (
+                        BANK_WEIGHT if not unseen & HIGHER[c] else BANK_WEIGHT_UNSURE
+                    )
+            else:
+                keep = PLAIN_PER_STRENGTH_HEADS_UP * STRENGTH[c]
+            scores.append((2.0 * (1.0 if row[c] else 0.0) - 1.0) * (table + POINTS[c]) - keep)
+    else:
+        unseen = _FULL & ~seen
+        n_unseen = unseen.bit_count()
+        hidden = (h >> 40 * d.nxt[seat] & _FULL).bit_count()
+        holds_trump = _holds(n_unseen, hidden, (unseen & SUIT_MASK[trump]).bit_count())
+        scores = []
+        for c in cards:
+            at_stake = POINTS[c]
+            p_suit = _holds(n_unseen, hidden, (unseen & HIGHER[c]).bit_count())
+            p_suit *= 1.0 if at_stake > 0 else 0.6
+            if SUIT[c] != trump:
+                p_trump = holds_trump * min(1.0, 0.25 + at_stake / 10.0)
+                keep = PLAIN_PER_STRENGTH_HEADS_UP * STRENGTH[c]
+            else:
+                p_trump = 0.0
+                keep = 1.0 * power[c]
+                if at_stake:
+                    keep += at_stake * (
+                        BANK_WEIGHT if not unseen & HIGHER[c] else BANK_WEIGHT_UNSURE
+                    )
+            mine = 1.0 * (1.0 - (1.0 - (1.0 - p_suit) * (1.0 - p_trump)))
+            scores.append((2.0 * mine - 1.0) * at_stake - keep)
+    top = max(scores)
+    best = [c for c, x in zip(cards, scores, strict=True) if x >= top - 1e-9]
+    return best[0] if len(best) == 1 else rng.choice(best)
+
+
 # -- the bot ------------------------------------------------------------------------------
 
 _SIGNAL_RANKS = {
@@ -853,6 +916,14 @@ class BriscolaHeuristic(SigningHeuristic):
             d = state._d
             if len(d.draw) - state._t[1] <= 2:
                 return _rollout_move(state, seat)  # type: ignore[arg-type]
+            if (
+                not self.signals
+                and state._t[4] is None
+                and d.exchanged is None
+                and d.declined is None
+                and not state._g.open_hands
+            ):
+                return _heads_up_move(state, seat, self.rng)  # type: ignore[arg-type]
         legal = state.legal_actions() if seat is not None else []
         if seat is None or not legal:
             raise RulesError(f"seat {seat!r} has no legal action in this state")
