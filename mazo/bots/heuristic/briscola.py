@@ -907,7 +907,10 @@ class BriscolaHeuristic(SigningHeuristic):
         """``choose(state.observation(state.to_act))``, read from the state itself; on a
         search's own two-player sample (a line marked ``stop_at_deal_end``) with at most
         two cards left in the stock, the sample's exact best instead (:func:`_rollout_move`:
-        rollouts play the last tricks with the sample's cards, which they hold anyway)."""
+        rollouts play the last tricks with the sample's cards, which they hold anyway);
+        before that, on such a sample of a plain deal, the same card as ``choose`` scored
+        straight from the state's ints (:func:`_heads_up_move`: most of a two-player
+        search's time is spent here)."""
         assert isinstance(state, BriscolaState)
         seat = state.to_act
         if state._m == 0 and state._g.stops_at_deal_end and state._d.k == 2:
