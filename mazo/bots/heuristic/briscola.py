@@ -858,6 +858,112 @@ def _heads_up_move(state: BriscolaState, seat: int, rng: Rng) -> int:
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
+def _table_move(state: BriscolaState, seat: int, rng: Rng) -> int:
+    """:meth:`BriscolaHeuristic._decide`'s card for the seat to act in a plain deal of
+    three or more players (no signals, no exchange, no hands shown), computed on the
+    state's ints in one pass: :meth:`_View.of_state`, ``_finish``, ``_derive`` and
+    :meth:`_View.score` fused, the same operations in the same order (so the same
+    floats), the same ties and the same draw from ``rng``.  Search rollouts spend most
+    of their time here."""
+    game = state._g
+    d = state._d
+    h = state._h
+    hand = h >> 40 * seat & _FULL
+    leader, sp, won, _ntricks, holder, _used, _sigs = state._t
+    trump = d.trump
+    stock = len(d.draw) - sp
+    active = d.active
+    side_of = game.info.side_of
+    my_side = side_of[seat]
+    seen = d.removed | hand
+    for s in range(game.players):
+        seen |= won >> 40 * s & _FULL
+    trick = state._trick
+    table = 0
+    for c in trick:
+        seen |= 1 << c
+        table += POINTS[c]
+    # What this seat knows of another hand: who drew the face-up indicator, while held.
+    kseat = -1
+    kmask = 0
+    if holder is not None and holder != seat:
+        kmask = h >> 40 * holder & _FULL & 1 << d.indicator
+        if kmask:
+            kseat = holder
+            seen |= kmask
+    if stock > 0:
+        seen |= 1 << d.indicator
+    unseen = _FULL & ~seen
+    n_unseen = unseen.bit_count()
+    order = _ORDERS.get((active, leader))
+    if order is None:
+        start = active.index(leader)
+        k = len(active)
+        order = _ORDERS[active, leader] = [active[(start + i) % k] for i in range(k)]
+    nt = len(trick)
+    wins = _WINS[trump]
+    if trick:
+        w = 0
+        for i in range(1, nt):
+            if wins[trick[w]][trick[i]]:
+                w = i
+        lead_best = trick[w]
+        lead_mine = side_of[order[w]] == my_side
+    else:
+        lead_best = -1
+        lead_mine = False
+    n_trumps = (unseen & SUIT_MASK[trump]).bit_count()
+    info = []
+    for s in order[nt + 1 :]:
+        known = kmask if s == kseat else 0
+        n = (h >> 40 * s & _FULL).bit_count() - known.bit_count()
+        info.append((known, n, side_of[s] == my_side, _holds(n_unseen, n, n_trumps)))
+    cards = _CARDS.get(hand) or _cards(hand)
+    fade = 1.0 if stock > 0 else min(1.0, (len(cards) - 1) / 2.0)
+    plain_fade = fade * (PLAIN_PER_STRENGTH_HEADS_UP if len(active) == 2 else PLAIN_PER_STRENGTH)
+    trumps = SUIT_MASK[trump]
+    scores = []
+    for card in cards:
+        # _View.p_take
+        best = lead_best
+        if best < 0 or wins[best][card]:
+            best = card
+            mine = 1.0
+        else:
+            mine = 1.0 if lead_mine else 0.0
+        at_stake = table + POINTS[card]
+        higher = HIGHER[best]
+        plain = SUIT[best] != trump
+        good_suit = (unseen & higher).bit_count()
+        suit_damp = 1.0 if at_stake > 0 else 0.6
+        trump_damp = min(1.0, 0.25 + at_stake / 10.0)
+        for known, hidden, partner, holds_trump in info:
+            p_suit = 1.0 if known & higher else _holds(n_unseen, hidden, good_suit)
+            p_trump = 0.0
+            if plain:
+                p_trump = 1.0 if known & trumps else holds_trump
+                p_trump *= trump_damp
+            p_suit *= suit_damp
+            p = 1.0 - (1.0 - p_suit) * (1.0 - p_trump)
+            if partner:
+                mine += (1.0 - mine) * p * PARTNER_RESCUE
+            else:
+                mine *= 1.0 - p
+        # _View.keep
+        if SUIT[card] == trump:
+            keep = fade * _TRUMP_POWER[card]
+            if POINTS[card] and BANK_WEIGHT:
+                keep += POINTS[card] * (
+                    BANK_WEIGHT if not unseen & HIGHER[card] else BANK_WEIGHT_UNSURE
+                )
+        else:
+            keep = plain_fade * STRENGTH[card]
+        scores.append((2.0 * mine - 1.0) * at_stake - keep)
+    top = max(scores)
+    chosen = [c for c, x in zip(cards, scores, strict=True) if x >= top - 1e-9]
+    return chosen[0] if len(chosen) == 1 else rng.choice(chosen)
+
+
 # -- the bot ------------------------------------------------------------------------------
 
 _SIGNAL_RANKS = {
@@ -910,7 +1016,8 @@ class BriscolaHeuristic(SigningHeuristic):
         rollouts play the last tricks with the sample's cards, which they hold anyway);
         before that, on such a sample of a plain deal, the same card as ``choose`` scored
         straight from the state's ints (:func:`_heads_up_move`: most of a two-player
-        search's time is spent here)."""
+        search's time is spent here); with three or more players in a plain deal, on any
+        state, the same (:func:`_table_move`)."""
         assert isinstance(state, BriscolaState)
         seat = state.to_act
         if state._m == 0 and state._g.stops_at_deal_end and state._d.k == 2:
@@ -927,6 +1034,16 @@ class BriscolaHeuristic(SigningHeuristic):
                 and not state._g.open_hands
             ):
                 return _heads_up_move(state, seat, self.rng)  # type: ignore[arg-type]
+        elif (
+            state._m == 0
+            and state._d.k > 2
+            and not self.signals
+            and state._d.exchanged is None
+            and state._d.declined is None
+            and not state._g.open_hands
+            and not state._g.options["partners_show_hands_before_first_trick"]
+        ):
+            return _table_move(state, seat, self.rng)  # type: ignore[arg-type]
         legal = state.legal_actions() if seat is not None else []
         if seat is None or not legal:
             raise RulesError(f"seat {seat!r} has no legal action in this state")
