@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Search samples per CPU second of the search levels' presets (issue 18's measure).
 
-For each configuration (every game at its smallest table, and Envite with 8 players by
-default), the positions are those the seat to act meets in matches of ``normal`` bots
-(seeded, so every run and every tree sees the same ones); at each, a fresh ``hard`` bot
-with a fixed ``iterations=`` budget (``hard`` and ``expert`` differ only in their clock,
-so at fixed iterations they are the same search) decides, and its ``choose`` call is
-timed in CPU time (``time.process_time``: the machine is shared, wall clocks read low
-under load).  Positions where the search draws no sample (a forced move, a solved
+For each configuration (every game at its smallest table, and Briscola with 4 players
+and Envite with 8 by default), the positions are those the seat to act meets in matches
+of ``normal`` bots (seeded, so every run and every tree sees the same ones); at each, a
+fresh ``hard`` bot with a fixed ``iterations=`` budget (``hard`` and ``expert`` differ
+only in their clock, so at fixed iterations they are the same search) decides, and its
+``choose`` call is timed in CPU time (``time.process_time``: the machine is shared, wall
+clocks read low under load).  Positions where the search draws no sample (a forced move, a solved
 ending, a bet the heuristic makes) are left out.  Reported per configuration: samples
 drawn over the CPU seconds spent drawing them.
 
@@ -35,7 +35,14 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parents[1]
 
-CONFIGS = (("briscola", 2), ("envite", 4), ("envite", 8), ("escoba", 2), ("trionfetti", 4))
+CONFIGS = (
+    ("briscola", 2),
+    ("briscola", 4),
+    ("envite", 4),
+    ("envite", 8),
+    ("escoba", 2),
+    ("trionfetti", 4),
+)
 
 
 def positions(name: str, players: int, count: int, seed: int) -> list[Any]:
