@@ -76,6 +76,76 @@ def test_the_state_marked_to_stop_at_the_deal_end_reads_the_same() -> None:
             state = state.apply(action)
 
 
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"prime_method": "primiera_points", "deal_packet_size": 3},
+        {"prime_method": "sevens_only", "escoba_on_final_play_counts": False},
+        {"prime_method": "pagat_best_prime", "bonus_all_oros": True},
+    ],
+)
+def test_a_two_player_samples_moves_are_the_observations(options: dict[str, Any]) -> None:
+    """In a two-player search's sample (marked ``stop_at_deal_end``) ``choose_state``
+    reads the state's ints with no action ids and no view: at every decision of
+    random-ish matches, the position itself and a determinized sample of it (both
+    marked) get ``choose``'s choice on the observation, with the same draws from the
+    bots' Rngs (seeded alike; ties are common: cards of one value in plain suits), and
+    the exact ending where it applies gets the choice it gets through the legal ids."""
+    game = mazo.load_game("escoba", players=2, target_score=15, **options)
+    rng = Rng(derive_seed(5, len(options)))
+    asked = ended = tied = 0
+    for m in range(7):
+        seed = derive_seed(19, m)
+        by_obs, by_state, by_sample, by_ids = (EscobaHeuristic(game, seed) for _ in range(4))
+        state: Any = game.new_match(seed=derive_seed(23, m, len(options)))
+        while not state.match_over:
+            obs = state.observation(state.to_act)
+            marked = state.stop_at_deal_end()
+            sample: Any = game.determinize(obs, rng).stop_at_deal_end()
+            exact = not state.stock() and len(state.hand(0) + state.hand(1)) <= EXACT_CARDS
+            if exact and len(obs["legal_actions"]) > 1:
+                action = by_ids._choose_state(marked)
+                ended += 1
+            else:
+                action = by_obs.choose(obs)
+                by_ids.rng.setstate(by_obs.rng.getstate())
+            before = by_state.rng.getstate()
+            assert by_state.choose_state(marked) == action
+            assert by_sample.choose_state(sample) == action
+            tied += by_state.rng.getstate() != before
+            for bot in (by_state, by_sample, by_ids):
+                assert bot.rng.getstate() == by_obs.rng.getstate()
+            asked += 1
+            if rng.randbelow(3) == 0:
+                action = rng.choice(state.legal_actions())
+            state = state.apply(action)
+    assert asked > 1000 and ended > 50 and tied > 50
+
+
+def test_a_two_player_samples_last_card_of_a_round_looks_to_the_redeal() -> None:
+    """The round's last card with the stock not dealt (the next seat's reply comes from
+    the three cards of the redeal) and a choice of captures: rare in a match, so many
+    random hands are played to it; the marked state gets ``choose``'s choice."""
+    game = mazo.load_game("escoba", players=2)
+    rng = Rng(11)
+    checked = 0
+    for m in range(400):
+        state: Any = game.new_match(seed=derive_seed(29, m))
+        by_obs, by_state = EscobaHeuristic(game, m), EscobaHeuristic(game, m)
+        while not state.hand_over:
+            legal = state.legal_actions()
+            seat = state.to_act
+            last = len(state.hand(seat)) == 1 and not state.hand(1 - seat)
+            if len(legal) > 1 and last and state.stock():
+                action = by_obs.choose(state.observation(seat))
+                assert by_state.choose_state(state.stop_at_deal_end()) == action
+                assert by_state.rng.getstate() == by_obs.rng.getstate()
+                checked += 1
+            state = state.apply(rng.choice(legal))
+    assert checked > 150
+
+
 def _margin_after(state: Any, action: int, side: int) -> int:
     """``side``'s exact hand margin after ``action`` (:mod:`mazo.bots.solver`)."""
     after = state.apply(action)

@@ -505,6 +505,152 @@ class _View:
         return total if taker == self.side else -total
 
 
+# -- rollouts: a two-player sample's moves on ints -----------------------------------
+
+# A card's plays on a table, by ``table mask << 6 | card``: its captures as (card, mask
+# taken) in capture-id order, or () where it can only be laid.  Emptied when full.
+_CARD_MOVES: dict[int, tuple[tuple[int, int], ...]] = {}
+_CARD_MOVES_LIMIT = 200_000
+
+
+def _card_moves(key: int) -> tuple[tuple[int, int], ...]:
+    """The entry of :data:`_CARD_MOVES` for ``key``, computed and stored."""
+    card = key & 63
+    sets = _table_subsets(key >> 6).get(15 - VALUE[card])
+    found: tuple[tuple[int, int], ...] = ()
+    if sets:
+        found = tuple((card, t) for t in sorted(sets, key=_CAPTURE_IDS[card].__getitem__))
+    if len(_CARD_MOVES) >= _CARD_MOVES_LIMIT:
+        _CARD_MOVES.clear()
+    _CARD_MOVES[key] = found
+    return found
+
+
+def _reply(left: int, wid: int, spread: int, odds: tuple[float, ...]) -> float:
+    """:meth:`_View.reply` of a view with these ``wid``, ``unseen_spread`` and ``odds``
+    and a next seat holding cards: the same operations in the same order."""
+    if not left:
+        return 0.0
+    key = (
+        (_SPREAD[left >> 10 & 1023] + _SPREAD[left >> 20 & 1023] + _SPREAD[left >> 30]) << 15
+        | (left & 1023) << 5
+        | wid
+    )
+    takes = _BEST.get(key)
+    if takes is None:
+        takes = _best_takes(key)
+    if not takes:
+        return 0.0
+    order = sorted([(-(g + row[(p := spread >> shift & 15)]), v, p) for g, v, row, shift in takes])
+    reply = 0.0
+    none_before = 1.0
+    k = 0
+    for minus, _v, suits in order:
+        if minus >= 0.0:
+            break
+        k += _COUNT4[suits]
+        none_now = odds[k]
+        reply += -minus * (none_before - none_now)
+        none_before = none_now
+    return reply
+
+
+def _heads_up_move(bot: EscobaHeuristic, state: EscobaState, seat: int) -> int:
+    """:meth:`EscobaHeuristic.choose_state` in a two-player search sample (marked
+    ``stop_at_deal_end``), on the state's ints: the plays as (card, mask taken) in the
+    legal order, straight from a memo by table and card (no action ids listed, no
+    :class:`_View`), the exact ending where it applies, else :meth:`_View.best`'s
+    bounded scoring (two players: the next seat is an opponent, and the hand's last card
+    is the exact ending's) operation for operation, so the same floats, the same ties
+    and the same draw from the bot's Rng.  The chosen play only is mapped to its id."""
+    h = state._h
+    off = 40 * seat
+    hand = h >> off & _FULL
+    table = 0
+    for c in state._table:
+        table |= 1 << c
+    key = table << 6
+    moves: list[tuple[int, int]] = []
+    captures: list[tuple[int, int]] = []
+    memo = _CARD_MOVES
+    m = hand
+    while m:
+        low = m & -m
+        m ^= low
+        card = low.bit_length() - 1
+        got = memo.get(key | card)
+        if got is None:
+            got = _card_moves(key | card)
+        if got:
+            captures += got
+        else:
+            moves.append((card, 0))
+    moves += captures
+    if len(moves) <= 1:
+        if not moves:
+            return bot._choose_state(state)  # raises: no legal action
+        card, taken = moves[0]
+        return _CAPTURE_IDS[card][taken] if taken else card
+    if state._sp >= 40 and h.bit_count() <= EXACT_CARDS:
+        return bot._ending.best(state, seat)  # type: ignore[union-attr]
+    piles = state._piles
+    facts = _PILES.get(piles << 8 | bot.kind)
+    if facts is None:
+        facts = _piles_facts(piles, bot.sides, bot.method_index, bot.counting)
+    wid, captured = facts
+    worth = _WORTH[wid]
+    unseen = _FULL & ~(hand | table | captured)
+    spread = (
+        _SPREAD[unseen & 1023]
+        | _SPREAD[unseen >> 10 & 1023] << 1
+        | _SPREAD[unseen >> 20 & 1023] << 2
+        | _SPREAD[unseen >> 30] << 3
+    )
+    # The next seat's cards; after this round's last card, a redeal's three.
+    size = (h >> 40 - off & _FULL).bit_count()
+    if not size and not hand & hand - 1:
+        size = 3
+    odds = _NO_REPLY[unseen.bit_count()][size]
+    # _View.taking of each play, then _View.best's bounded branch.
+    pre: list[tuple[float, int]] = []
+    for card, taken in moves:
+        mine = worth[card]
+        value = -KEEP_SHARE * mine
+        if not taken:
+            pre.append((value, table | 1 << card))
+            continue
+        got_worth = 0.0
+        t = taken
+        while t:
+            low = t & -t
+            got_worth += worth[low.bit_length() - 1]
+            t ^= low
+        value += mine + got_worth
+        left = table & ~taken
+        if not left:
+            value += ESCOBA
+        pre.append((value, left))
+    first = pre.index(max(pre))
+    top = pre[first][0] - (_reply(pre[first][1], wid, spread, odds) if size else 0.0)
+    scores = [_UNSCORED] * len(pre)
+    scores[first] = top
+    for i, (value, left) in enumerate(pre):
+        if i == first or value < top - 1e-9:
+            continue
+        scores[i] = score = value - (_reply(left, wid, spread, odds) if size else 0.0)
+        if score > top:
+            top = score
+    best = [i for i, x in enumerate(scores) if x >= top - 1e-9]
+    if len(best) > 1:
+        ids = []
+        for i in best:
+            card, taken = moves[i]
+            ids.append(_CAPTURE_IDS[card][taken] if taken else card)
+        return bot.rng.choice(ids)
+    card, taken = moves[best[0]]
+    return _CAPTURE_IDS[card][taken] if taken else card
+
+
 class EscobaHeuristic:
     """Scores each legal action (see the module docstring) and plays the best."""
 
@@ -576,6 +722,18 @@ class EscobaHeuristic:
         """:meth:`choose` on ``state.observation(state.to_act)``, read from the state
         itself (the seat's own hand and what is public): the same action, the same
         draws from the Rng.  For search rollouts."""
+        seat = state.to_act
+        if (
+            self._ending is not None
+            and seat is not None
+            and type(state) is EscobaState
+            and state._g.stops_at_deal_end
+        ):
+            return _heads_up_move(self, state, seat)
+        return self._choose_state(state)
+
+    def _choose_state(self, state: State) -> int:
+        """:meth:`choose_state` through the legal action ids and a :class:`_View`."""
         seat = state.to_act
         legal = state.legal_actions()
         if seat is None or not legal:
