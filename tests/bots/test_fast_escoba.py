@@ -20,6 +20,7 @@ import mazo.bots.heuristic.escoba as fast
 from mazo.bots.heuristic.escoba import EXACT_CARDS, EscobaHeuristic
 from mazo.bots.solver import solve
 from mazo.core.rng import Rng, derive_seed
+from mazo.games.escoba import _table_subsets
 
 CONFIGS: list[tuple[int, dict[str, Any]]] = [
     (2, {}),
@@ -227,6 +228,23 @@ def test_the_knapsack_is_the_listing_of_every_set() -> None:
             for _g, v, row, shift in takes:
                 assert row is fast._UNSEEN_WORTH[wid][v] and shift == 4 * (v - 1)
         fast._BEST.clear()
+
+
+def test_the_sums_are_the_engines_table_subsets() -> None:
+    """_sums (rollouts, the exact ending) lists the sets of the engine's
+    ``_table_subsets`` by sum, in another order, for random tables of 0-10 cards."""
+    rng = Rng(78)
+    for trial in range(800):
+        cards = list(range(40))
+        rng.shuffle(cards)
+        mask = sum(1 << c for c in cards[: trial % 11])
+        for _ in range(2):  # computed, then memoized
+            got = fast._sums(mask)
+            want = _table_subsets(mask)
+            assert got.keys() == want.keys()
+            assert all(sorted(got[t]) == sorted(want[t]) for t in want)
+            assert all(len(set(got[t])) == len(got[t]) for t in got)
+        fast._SUMS.clear()
 
 
 def test_memos_do_not_change_a_choice() -> None:

@@ -87,7 +87,6 @@ from mazo.games.escoba import (
     _capture_table,
     _plays_on,
     _score_hand,
-    _table_subsets,
 )
 from mazo.games.escoba import (
     _OROS as _OROS_MASK,
@@ -247,28 +246,32 @@ def _best_takes(key: int) -> tuple[tuple[float, int, tuple[float, ...], int], ..
         return found
     wid = key & 31
     worth = _WORTH[wid]
-    cards: list[tuple[int, float]] = []
     oros = key >> 5 & 1023
     others = key >> 15
+    cards: list[tuple[int, float]] = []
     for v in range(1, 11):
         if oros >> v - 1 & 1:
             cards.append((v, worth[v - 1]))
     for v in range(1, 11):
         cards.extend([(v, worth[9 + v])] * (others >> 4 * (v - 1) & 15))
-    most = {0: 0.0}
+    # most[t]: as above, -1.0 where no set adds up to t yet.  A card reads the sums
+    # below t + v downward before writing them, so each set takes it once.
+    most = [0.0] + [-1.0] * 14
     total = 0
     for v, w in cards:
         total += v
-        for t, before in list(most.items()):
-            t += v
-            if t <= 14:
+        for t in range(min(total - v, 14 - v), -1, -1):
+            before = most[t]
+            if before >= 0.0:
                 got = before + w
-                if got > most.get(t, -1.0):
-                    most[t] = got
+                if got > most[t + v]:
+                    most[t + v] = got
     if 5 <= total <= 14:
         most[total] += ESCOBA
     rows = _UNSEEN_WORTH[wid]
-    found = tuple((g, 15 - t, rows[15 - t], 4 * (14 - t)) for t, g in most.items() if t >= 5)
+    found = tuple(
+        (g, 15 - t, rows[15 - t], 4 * (14 - t)) for t in range(5, 15) if (g := most[t]) >= 0.0
+    )
     if len(_BEST) >= _MEMO_LIMIT:
         _BEST.clear()
     _BEST[key] = found
@@ -513,10 +516,42 @@ _CARD_MOVES: dict[int, tuple[tuple[int, int], ...]] = {}
 _CARD_MOVES_LIMIT = 200_000
 
 
+# The table's sets of cards by their sum (at most 14), by table mask: what
+# :func:`mazo.games.escoba._table_subsets` lists, in another order.  Emptied when full.
+_SUMS: dict[int, dict[int, list[int]]] = {}
+
+
+def _sums(table: int) -> dict[int, list[int]]:
+    """The sets of the table's cards adding up to each sum 1..14 (masks, in no
+    particular order): each card in turn joins every set so far that it fits."""
+    found = _SUMS.get(table)
+    if found is not None:
+        return found
+    sets = [(0, 0)]
+    m = table
+    while m:
+        low = m & -m
+        m ^= low
+        v = VALUE[low.bit_length() - 1]
+        room = 14 - v
+        sets += [(t + v, s | low) for t, s in sets if t <= room]
+    found = {}
+    for t, s in sets[1:]:
+        got = found.get(t)
+        if got is None:
+            found[t] = [s]
+        else:
+            got.append(s)
+    if len(_SUMS) >= _CARD_MOVES_LIMIT:
+        _SUMS.clear()
+    _SUMS[table] = found
+    return found
+
+
 def _card_moves(key: int) -> tuple[tuple[int, int], ...]:
     """The entry of :data:`_CARD_MOVES` for ``key``, computed and stored."""
     card = key & 63
-    sets = _table_subsets(key >> 6).get(15 - VALUE[card])
+    sets = _sums(key >> 6).get(15 - VALUE[card])
     found: tuple[tuple[int, int], ...] = ()
     if sets:
         found = tuple((card, t) for t in sorted(sets, key=_CAPTURE_IDS[card].__getitem__))
@@ -880,7 +915,7 @@ class _Ending:
         out = []
         mine = hands[seat]
         other = hands[1 - seat]
-        subsets = _table_subsets(table)
+        subsets = _sums(table)
         cards = mine
         while cards:
             low = cards & -cards
@@ -918,15 +953,43 @@ class _Ending:
         found = self.positions.get(key)
         if found is not None:
             return found
-        values = [
-            self._value(*child)
-            for _c, _t, child in self._children([h0, h1], table, p0, p1, e0, e1, last, seat)
-        ]
-        value = max(values) if seat == 0 else min(values)
+        # The children of _children, in any order (max and min do not care), each
+        # valued as it is made.
+        value_of = self._value
+        subsets = _sums(table)
+        best: int | None = None
+        if seat == 0:
+            mine, other = h0, h1
+        else:
+            mine, other = h1, h0
+        cards = mine
+        while cards:
+            low = cards & -cards
+            cards ^= low
+            rest = mine ^ low
+            sets = subsets.get(15 - VALUE[low.bit_length() - 1])
+            if not sets:
+                if seat == 0:
+                    v = value_of(rest, h1, table | low, p0, p1, e0, e1, last, 1)
+                else:
+                    v = value_of(h0, rest, table | low, p0, p1, e0, e1, last, 0)
+                if best is None or (v > best if seat == 0 else v < best):
+                    best = v
+                continue
+            for taken in sets:
+                left = table & ~taken
+                escoba = not left and (self.escoba_last or bool(rest | other))
+                if seat == 0:
+                    v = value_of(rest, h1, left, p0 | taken | low, p1, e0 + escoba, e1, 0, 1)
+                else:
+                    v = value_of(h0, rest, left, p0, p1 | taken | low, e0, e1 + escoba, 1, 0)
+                if best is None or (v > best if seat == 0 else v < best):
+                    best = v
+        assert best is not None
         if len(self.positions) >= _ENDING_LIMIT:
             self.positions.clear()
-        self.positions[key] = value
-        return value
+        self.positions[key] = best
+        return best
 
     def _points(self, p0: int, p1: int) -> int:
         """Side 0's points less side 1's for these piles, escobas aside."""
