@@ -20,7 +20,7 @@ import mazo.bots.heuristic.escoba as fast
 from mazo.bots.heuristic.escoba import EXACT_CARDS, EscobaHeuristic
 from mazo.bots.solver import solve
 from mazo.core.rng import Rng, derive_seed
-from mazo.games.escoba import _table_subsets
+from mazo.games.escoba import _CAPTURE_IDS, _capture_table, _table_subsets
 
 CONFIGS: list[tuple[int, dict[str, Any]]] = [
     (2, {}),
@@ -232,8 +232,11 @@ def test_the_knapsack_is_the_listing_of_every_set() -> None:
 
 def test_the_sums_are_the_engines_table_subsets() -> None:
     """_sums (rollouts, the exact ending) lists the sets of the engine's
-    ``_table_subsets`` by sum, in another order, for random tables of 0-10 cards."""
+    ``_table_subsets`` by sum, in the capture ids' order, for random tables of 0-10
+    cards."""
+    _capture_table()
     rng = Rng(78)
+    ordered = 0
     for trial in range(800):
         cards = list(range(40))
         rng.shuffle(cards)
@@ -244,7 +247,16 @@ def test_the_sums_are_the_engines_table_subsets() -> None:
             assert got.keys() == want.keys()
             assert all(sorted(got[t]) == sorted(want[t]) for t in want)
             assert all(len(set(got[t])) == len(got[t]) for t in got)
+            for t, sets in got.items():  # in the capture ids' order of any card taking them
+                if t < 5:
+                    continue
+                for card in range(40):
+                    if fast._VALUE_OF[card] == 15 - t and not mask >> card & 1:
+                        ids = [_CAPTURE_IDS[card][m] for m in sets]
+                        assert ids == sorted(ids)
+                        ordered += 1
         fast._SUMS.clear()
+    assert ordered > 1000
 
 
 def test_memos_do_not_change_a_choice() -> None:

@@ -517,31 +517,38 @@ _CARD_MOVES_LIMIT = 200_000
 
 
 # The table's sets of cards by their sum (at most 14), by table mask: what
-# :func:`mazo.games.escoba._table_subsets` lists, in another order.  Emptied when full.
+# :func:`mazo.games.escoba._table_subsets` lists, each sum's sets in capture-id order.
+# Emptied when full.
 _SUMS: dict[int, dict[int, list[int]]] = {}
 
 
 def _sums(table: int) -> dict[int, list[int]]:
-    """The sets of the table's cards adding up to each sum 1..14 (masks, in no
-    particular order): each card in turn joins every set so far that it fits."""
+    """The sets of the table's cards adding up to each sum 1..14 (masks), each sum's
+    sets in the order of their capture ids (any card that takes them numbers them so):
+    by size, then lexicographically by their cards.  The lexicographic order is built
+    from the highest card down (a card's sets: the card alone, the card joined to each
+    set of the higher cards, then those sets), and a stable sort by size keeps it."""
     found = _SUMS.get(table)
     if found is not None:
         return found
-    sets = [(0, 0)]
+    sets: list[tuple[int, int]] = []
     m = table
     while m:
-        low = m & -m
+        c = m.bit_length() - 1
+        low = 1 << c
         m ^= low
-        v = VALUE[low.bit_length() - 1]
+        v = VALUE[c]
         room = 14 - v
-        sets += [(t + v, s | low) for t, s in sets if t <= room]
+        sets = [(v, low), *[(t + v, s | low) for t, s in sets if t <= room], *sets]
     found = {}
-    for t, s in sets[1:]:
-        got = found.get(t)
-        if got is None:
-            found[t] = [s]
+    for t, s in sets:
+        if t in found:
+            found[t].append(s)
         else:
-            got.append(s)
+            found[t] = [s]
+    for got in found.values():
+        if len(got) > 1:
+            got.sort(key=int.bit_count)
     if len(_SUMS) >= _CARD_MOVES_LIMIT:
         _SUMS.clear()
     _SUMS[table] = found
@@ -552,9 +559,7 @@ def _card_moves(key: int) -> tuple[tuple[int, int], ...]:
     """The entry of :data:`_CARD_MOVES` for ``key``, computed and stored."""
     card = key & 63
     sets = _sums(key >> 6).get(15 - VALUE[card])
-    found: tuple[tuple[int, int], ...] = ()
-    if sets:
-        found = tuple((card, t) for t in sorted(sets, key=_CAPTURE_IDS[card].__getitem__))
+    found = tuple([(card, t) for t in sets]) if sets else ()
     if len(_CARD_MOVES) >= _CARD_MOVES_LIMIT:
         _CARD_MOVES.clear()
     _CARD_MOVES[key] = found
@@ -576,13 +581,20 @@ def _reply(left: int, wid: int, spread: int, odds: tuple[float, ...]) -> float:
         takes = _best_takes(key)
     if not takes:
         return 0.0
-    order = sorted([(-(g + row[(p := spread >> shift & 15)]), v, p) for g, v, row, shift in takes])
+    # _View.reply's order, less what adds nothing there: a value with no unseen card
+    # (its chance is 0: ``reply`` gains an exact 0.0, ``k`` stays) and, from the first
+    # take worth nothing on (minus >= 0.0), where _View.reply stops.
+    order = sorted(
+        [
+            (-x, v, p)
+            for g, v, row, shift in takes
+            if (p := spread >> shift & 15) and (x := g + row[p]) > 0.0
+        ]
+    )
     reply = 0.0
     none_before = 1.0
     k = 0
     for minus, _v, suits in order:
-        if minus >= 0.0:
-            break
         k += _COUNT4[suits]
         none_now = odds[k]
         reply += -minus * (none_before - none_now)
@@ -590,20 +602,9 @@ def _reply(left: int, wid: int, spread: int, odds: tuple[float, ...]) -> float:
     return reply
 
 
-def _heads_up_move(bot: EscobaHeuristic, state: EscobaState, seat: int) -> int:
-    """:meth:`EscobaHeuristic.choose_state` in a two-player search sample (marked
-    ``stop_at_deal_end``), on the state's ints: the plays as (card, mask taken) in the
-    legal order, straight from a memo by table and card (no action ids listed, no
-    :class:`_View`), the exact ending where it applies, else :meth:`_View.best`'s
-    bounded scoring (two players: the next seat is an opponent, and the hand's last card
-    is the exact ending's) operation for operation, so the same floats, the same ties
-    and the same draw from the bot's Rng.  The chosen play only is mapped to its id."""
-    h = state._h
-    off = 40 * seat
-    hand = h >> off & _FULL
-    table = 0
-    for c in state._table:
-        table |= 1 << c
+def _plays(hand: int, table: int) -> list[tuple[int, int]]:
+    """The plays of ``hand`` on ``table`` (masks) as (card, mask taken; 0 for a trail)
+    in the legal order (the ids sorted: the trails, then each card's captures)."""
     key = table << 6
     moves: list[tuple[int, int]] = []
     captures: list[tuple[int, int]] = []
@@ -621,18 +622,81 @@ def _heads_up_move(bot: EscobaHeuristic, state: EscobaState, seat: int) -> int:
         else:
             moves.append((card, 0))
     moves += captures
-    if len(moves) <= 1:
+    return moves
+
+
+def _action(card: int, taken: int) -> int:
+    """The id of the play of ``card`` taking ``taken`` (0: laying it)."""
+    return _CAPTURE_IDS[card][taken] if taken else card
+
+
+# A two-player sample's decisions (see _heads_up_move): the ids within 1e-9 of the top
+# score, in the legal order, by ``_decision_key``.  Emptied when it holds this many.
+_DECISIONS: dict[int, tuple[int, ...]] = {}
+_DECISIONS_LIMIT = 100_000
+# Table masks by the table (the engine's tuple, in the order laid).  Emptied when full.
+_TABLE_MASKS: dict[tuple[int, ...], int] = {}
+
+
+def _heads_up_move(bot: EscobaHeuristic, state: EscobaState, seat: int) -> int:
+    """:meth:`EscobaHeuristic.choose_state` in a two-player search sample (marked
+    ``stop_at_deal_end``), on the state's ints: the plays as (card, mask taken) in the
+    legal order, straight from a memo by table and card (no action ids listed, no
+    :class:`_View`), the exact ending where it applies, else :meth:`_View.best`'s
+    bounded scoring (two players: the next seat is an opponent, and the hand's last card
+    is the exact ending's) operation for operation, so the same floats, the same ties
+    and the same draw from the bot's Rng.
+
+    What is scored is a function of the hand, the table, every captured card, the worth
+    table and the next seat's hand size (see :func:`_heads_up_best`), so the tied best
+    ids are memoized by those (a search's paired worlds meet the same decisions again);
+    only the draw among them is made here, each time."""
+    h = state._h
+    off = 40 * seat
+    hand = h >> off & _FULL
+    tab = state._table
+    table = _TABLE_MASKS.get(tab)
+    if table is None:
+        table = 0
+        for c in tab:
+            table |= 1 << c
+        if len(_TABLE_MASKS) >= _DECISIONS_LIMIT:
+            _TABLE_MASKS.clear()
+        _TABLE_MASKS[tab] = table
+    if state._sp >= 40 and h.bit_count() <= EXACT_CARDS:
+        moves = _plays(hand, table)
+        if len(moves) == 1:
+            return _action(*moves[0])
         if not moves:
             return bot._choose_state(state)  # raises: no legal action
-        card, taken = moves[0]
-        return _CAPTURE_IDS[card][taken] if taken else card
-    if state._sp >= 40 and h.bit_count() <= EXACT_CARDS:
         return bot._ending.best(state, seat)  # type: ignore[union-attr]
     piles = state._piles
     facts = _PILES.get(piles << 8 | bot.kind)
     if facts is None:
         facts = _piles_facts(piles, bot.sides, bot.method_index, bot.counting)
     wid, captured = facts
+    # The next seat's cards; after this round's last card, a redeal's three.
+    size = (h >> 40 - off & _FULL).bit_count()
+    if not size and not hand & hand - 1:
+        size = 3
+    key = hand | table << 40 | captured << 80 | wid << 120 | size << 125
+    found = _DECISIONS.get(key)
+    if found is None:
+        found = _heads_up_best(hand, table, captured, wid, size)
+        if not found:
+            return bot._choose_state(state)  # raises: no legal action
+        if len(_DECISIONS) >= _DECISIONS_LIMIT:
+            _DECISIONS.clear()
+        _DECISIONS[key] = found
+    return found[0] if len(found) == 1 else bot.rng.choice(found)
+
+
+def _heads_up_best(hand: int, table: int, captured: int, wid: int, size: int) -> tuple[int, ...]:
+    """The ids :meth:`_View.best` puts at the top (a forced play alone), for
+    :func:`_heads_up_move`: the same floats in the same order."""
+    moves = _plays(hand, table)
+    if len(moves) <= 1:
+        return tuple([_action(*move) for move in moves])
     worth = _WORTH[wid]
     unseen = _FULL & ~(hand | table | captured)
     spread = (
@@ -641,10 +705,6 @@ def _heads_up_move(bot: EscobaHeuristic, state: EscobaState, seat: int) -> int:
         | _SPREAD[unseen >> 20 & 1023] << 2
         | _SPREAD[unseen >> 30] << 3
     )
-    # The next seat's cards; after this round's last card, a redeal's three.
-    size = (h >> 40 - off & _FULL).bit_count()
-    if not size and not hand & hand - 1:
-        size = 3
     odds = _NO_REPLY[unseen.bit_count()][size]
     # _View.taking of each play, then _View.best's bounded branch.
     pre: list[tuple[float, int]] = []
@@ -654,13 +714,13 @@ def _heads_up_move(bot: EscobaHeuristic, state: EscobaState, seat: int) -> int:
         if not taken:
             pre.append((value, table | 1 << card))
             continue
-        got_worth = 0.0
+        got = 0.0
         t = taken
         while t:
             low = t & -t
-            got_worth += worth[low.bit_length() - 1]
+            got += worth[low.bit_length() - 1]
             t ^= low
-        value += mine + got_worth
+        value += mine + got
         left = table & ~taken
         if not left:
             value += ESCOBA
@@ -675,15 +735,7 @@ def _heads_up_move(bot: EscobaHeuristic, state: EscobaState, seat: int) -> int:
         scores[i] = score = value - (_reply(left, wid, spread, odds) if size else 0.0)
         if score > top:
             top = score
-    best = [i for i, x in enumerate(scores) if x >= top - 1e-9]
-    if len(best) > 1:
-        ids = []
-        for i in best:
-            card, taken = moves[i]
-            ids.append(_CAPTURE_IDS[card][taken] if taken else card)
-        return bot.rng.choice(ids)
-    card, taken = moves[best[0]]
-    return _CAPTURE_IDS[card][taken] if taken else card
+    return tuple([_action(*moves[i]) for i, x in enumerate(scores) if x >= top - 1e-9])
 
 
 class EscobaHeuristic:
@@ -927,7 +979,7 @@ class _Ending:
             if not sets:
                 out.append((card, 0, (h0, h1, table | low, p0, p1, e0, e1, last, 1 - seat)))
                 continue
-            for taken in sorted(sets, key=_CAPTURE_IDS[card].__getitem__):
+            for taken in sets:  # in capture-id order
                 left = table & ~taken
                 gain = taken | low
                 escoba = not left and (self.escoba_last or bool(rest | other))
