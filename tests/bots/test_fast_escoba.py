@@ -124,6 +124,52 @@ def test_a_two_player_samples_moves_are_the_observations(options: dict[str, Any]
     assert asked > 1000 and ended > 50 and tied > 50
 
 
+@pytest.mark.parametrize("options", [{}, {"prime_method": "sevens_only"}])
+def test_a_searchs_rollout_moves_are_the_observations(options: dict[str, Any]) -> None:
+    """Inside ``hard`` searches (paired worlds: the rollouts meet the same decisions
+    again, so the memo of decisions answers many): every rollout move of each seat's
+    heuristic is what ``choose`` makes of the observation (the exact ending's where it
+    applies, through the legal ids), with the same draws from that seat's Rng."""
+    game = mazo.load_game("escoba", players=2, **options)
+    twin = EscobaHeuristic(game, 0)
+    fast._DECISIONS.clear()
+    checked = 0
+
+    def checking(policy: Any) -> Any:
+        real = policy.choose_state
+
+        def choose_state(state: Any) -> int:
+            nonlocal checked
+            before = policy.rng.getstate()
+            action = real(state)
+            twin.rng.setstate(before)
+            seat = state.to_act
+            cards = len(state.hand(0) + state.hand(1))
+            if not state.stock() and cards <= EXACT_CARDS and len(state.legal_actions()) > 1:
+                assert action == twin._choose_state(state)
+            else:
+                assert action == twin.choose(state.observation(seat))
+            assert twin.rng.getstate() == policy.rng.getstate()
+            checked += 1
+            return int(action)
+
+        return choose_state
+
+    state: Any = game.new_match(seed=derive_seed(37, len(options)))
+    normal = EscobaHeuristic(game, 5)
+    searches = 0
+    while searches < 6:
+        if searches < state.hand_number + len(state.table()) // 3:
+            bot: Any = mazo.make_bot("hard", game, seed=searches, iterations=60)
+            for policy in bot.policies:
+                policy.choose_state = checking(policy)
+            bot.choose(state.observation(state.to_act))
+            searches += 1
+        state = state.apply(normal.choose_state(state))
+    assert checked > 4000
+    assert 0 < len(fast._DECISIONS) < 0.7 * checked  # many answered by the memo
+
+
 def test_a_two_player_samples_last_card_of_a_round_looks_to_the_redeal() -> None:
     """The round's last card with the stock not dealt (the next seat's reply comes from
     the three cards of the redeal) and a choice of captures: rare in a match, so many
