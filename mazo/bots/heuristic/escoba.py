@@ -143,6 +143,7 @@ def _open(counts: Sequence[int], left: int) -> bool:
 # -- precomputed tables (card ids: suit-major O C E B, ranks 1..7 J Q K) -------------------
 
 _FULL = (1 << 40) - 1
+_FULL2 = (1 << 80) - 1  # two seats' hands
 _ID = {code: card for card, code in enumerate(ALL_CARDS)}
 _VALUE_OF = tuple(card_value(code) for code in ALL_CARDS)
 _OROS = sum(1 << card for card, code in enumerate(ALL_CARDS) if code[-1] == "O")
@@ -669,7 +670,7 @@ def _heads_up_move(bot: EscobaHeuristic, state: EscobaState, seat: int) -> int:
             return _action(*moves[0])
         if not moves:
             return bot._choose_state(state)  # raises: no legal action
-        return bot._ending.best(state, seat)  # type: ignore[union-attr]
+        return bot._ending.best(state, seat, table)  # type: ignore[union-attr]
     piles = state._piles
     facts = _PILES.get(piles << 8 | bot.kind)
     if facts is None:
@@ -909,7 +910,7 @@ class _Ending:
     positions by their masks, the hand's points by the two piles.
     """
 
-    __slots__ = ("escoba_last", "fast", "game", "points", "positions")
+    __slots__ = ("escoba_last", "fast", "game", "moves", "points", "positions")
 
     def __init__(self, game: Game) -> None:
         opts = game.options
@@ -926,6 +927,7 @@ class _Ending:
         elif plain and method == "sevens_only":
             self.fast = _PRIME_CLASS_MASKS[:1]
         self.positions: dict[int, int] = {}  # position key -> side 0's best margin
+        self.moves: dict[int, int] = {}  # position key -> the move best() chose there
         self.points: dict[int, int] = {}  # p0 << 40 | p1 -> side 0's margin (no escobas)
 
     @classmethod
@@ -937,18 +939,26 @@ class _Ending:
             found = _ENDINGS[key] = cls(game)
         return found
 
-    def best(self, state: EscobaState, seat: int) -> int:
-        """The exact move of ``seat`` (to act in ``state``'s last round)."""
+    def best(self, state: EscobaState, seat: int, table: int | None = None) -> int:
+        """The exact move of ``seat`` (to act in ``state``'s last round); ``table``, the
+        table's mask where the caller has it.  Memoized by the position (as
+        :meth:`_value`'s memo)."""
         h = state._h
-        table = 0
-        for c in state._table:
-            table |= 1 << c
+        if table is None:
+            table = 0
+            for c in state._table:
+                table |= 1 << c
         hands = [h & _FULL, h >> 40 & _FULL]
         piles = state._piles
         p0 = piles & _FULL
         p1 = piles >> 40 & _FULL
         e0, e1 = state._esc
         last = -1 if state._last is None else state._last
+        key = h & _FULL2 | table << 80 | p0 << 120 | (last + 1) << 160 | seat << 162
+        key |= e0 << 163 | e1 << 170
+        found = self.moves.get(key)
+        if found is not None:
+            return found
         best_move = (-1, 0)
         best = 0
         sign = 1 if seat == 0 else -1
@@ -957,7 +967,11 @@ class _Ending:
             if best_move[0] < 0 or value > best:
                 best, best_move = value, (card, taken)
         card, taken = best_move
-        return card if not taken else _CAPTURE_IDS[card][taken]
+        found = card if not taken else _CAPTURE_IDS[card][taken]
+        if len(self.moves) >= _ENDING_LIMIT:
+            self.moves.clear()
+        self.moves[key] = found
+        return found
 
     def _children(
         self, hands: list[int], table: int, p0: int, p1: int, e0: int, e1: int, last: int, seat: int
