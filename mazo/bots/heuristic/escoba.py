@@ -247,26 +247,40 @@ def _best_takes(key: int) -> tuple[tuple[float, int, tuple[float, ...], int], ..
         return found
     wid = key & 31
     worth = _WORTH[wid]
-    oros = key >> 5 & 1023
-    others = key >> 15
     cards: list[tuple[int, float]] = []
-    for v in range(1, 11):
-        if oros >> v - 1 & 1:
-            cards.append((v, worth[v - 1]))
-    for v in range(1, 11):
-        cards.extend([(v, worth[9 + v])] * (others >> 4 * (v - 1) & 15))
-    # most[t]: as above, -1.0 where no set adds up to t yet.  A card reads the sums
-    # below t + v downward before writing them, so each set takes it once.
+    m = key >> 5 & 1023  # the oros, by value
+    while m:
+        low = m & -m
+        m ^= low
+        v = low.bit_length()
+        cards.append((v, worth[v - 1]))
+    others = key >> 15  # the other cards counted by value, a nibble each
+    v = 0
+    while others:
+        v += 1
+        count = others & 15
+        others >>= 4
+        if count:
+            cards += [(v, worth[9 + v])] * count
+    # most[t]: as above, -1.0 where no set adds up to t yet; ``sums``, the t reached.
+    # A card reads the sums reached before it, highest first, before writing t + v
+    # (each set takes it once), and a sum it reaches first joins them after.
     most = [0.0] + [-1.0] * 14
+    sums = [0]
     total = 0
     for v, w in cards:
         total += v
-        for t in range(min(total - v, 14 - v), -1, -1):
-            before = most[t]
-            if before >= 0.0:
-                got = before + w
-                if got > most[t + v]:
-                    most[t + v] = got
+        new = []
+        for t in sorted(sums, reverse=True):
+            u = t + v
+            if u <= 14:
+                got = most[t] + w
+                before = most[u]
+                if got > before:
+                    if before < 0.0:
+                        new.append(u)
+                    most[u] = got
+        sums += new
     if 5 <= total <= 14:
         most[total] += ESCOBA
     rows = _UNSEEN_WORTH[wid]
