@@ -525,59 +525,46 @@ class _View:
 
 # -- rollouts: a two-player sample's moves on ints -----------------------------------
 
-# A card's plays on a table, by ``table mask << 6 | card``: its captures as (card, mask
-# taken) in capture-id order, or () where it can only be laid.  Emptied when full.
-_CARD_MOVES: dict[int, tuple[tuple[int, int], ...]] = {}
-_CARD_MOVES_LIMIT = 200_000
-
-
 # The table's sets of cards by their sum (at most 14), by table mask: what
 # :func:`mazo.games.escoba._table_subsets` lists, each sum's sets in capture-id order.
-# Emptied when full.
+# Emptied when it holds this many.
 _SUMS: dict[int, dict[int, list[int]]] = {}
+_SUMS_LIMIT = 100_000
 
 
 def _sums(table: int) -> dict[int, list[int]]:
     """The sets of the table's cards adding up to each sum 1..14 (masks), each sum's
     sets in the order of their capture ids (any card that takes them numbers them so):
-    by size, then lexicographically by their cards.  The lexicographic order is built
-    from the highest card down (a card's sets: the card alone, the card joined to each
-    set of the higher cards, then those sets), and a stable sort by size keeps it."""
+    by size, then lexicographically by their cards.  Built size by size, each set of
+    one size (in that order) grown by each higher card in turn, which keeps it."""
     found = _SUMS.get(table)
     if found is not None:
         return found
-    sets: list[tuple[int, int]] = []
+    cards: list[tuple[int, int]] = []  # (value, bit), ascending
     m = table
     while m:
-        c = m.bit_length() - 1
-        low = 1 << c
+        low = m & -m
         m ^= low
-        v = VALUE[c]
-        room = 14 - v
-        sets = [(v, low), *[(t + v, s | low) for t, s in sets if t <= room], *sets]
+        cards.append((VALUE[low.bit_length() - 1], low))
+    n = len(cards)
     found = {}
-    for t, s in sets:
-        if t in found:
-            found[t].append(s)
-        else:
-            found[t] = [s]
-    for got in found.values():
-        if len(got) > 1:
-            got.sort(key=int.bit_count)
-    if len(_SUMS) >= _CARD_MOVES_LIMIT:
+    level = [(v, low, i + 1) for i, (v, low) in enumerate(cards)]  # (sum, set, next card)
+    while level:
+        grown = []
+        for t, s, i in level:
+            if t in found:
+                found[t].append(s)
+            else:
+                found[t] = [s]
+            room = 14 - t
+            for j in range(i, n):
+                v, low = cards[j]
+                if v <= room:
+                    grown.append((t + v, s | low, j + 1))
+        level = grown
+    if len(_SUMS) >= _SUMS_LIMIT:
         _SUMS.clear()
     _SUMS[table] = found
-    return found
-
-
-def _card_moves(key: int) -> tuple[tuple[int, int], ...]:
-    """The entry of :data:`_CARD_MOVES` for ``key``, computed and stored."""
-    card = key & 63
-    sets = _sums(key >> 6).get(15 - VALUE[card])
-    found = tuple([(card, t) for t in sets]) if sets else ()
-    if len(_CARD_MOVES) >= _CARD_MOVES_LIMIT:
-        _CARD_MOVES.clear()
-    _CARD_MOVES[key] = found
     return found
 
 
@@ -620,20 +607,19 @@ def _reply(left: int, wid: int, spread: int, odds: tuple[float, ...]) -> float:
 def _plays(hand: int, table: int) -> list[tuple[int, int]]:
     """The plays of ``hand`` on ``table`` (masks) as (card, mask taken; 0 for a trail)
     in the legal order (the ids sorted: the trails, then each card's captures)."""
-    key = table << 6
+    sums = _SUMS.get(table)
+    if sums is None:
+        sums = _sums(table)
     moves: list[tuple[int, int]] = []
     captures: list[tuple[int, int]] = []
-    memo = _CARD_MOVES
     m = hand
     while m:
         low = m & -m
         m ^= low
         card = low.bit_length() - 1
-        got = memo.get(key | card)
-        if got is None:
-            got = _card_moves(key | card)
-        if got:
-            captures += got
+        sets = sums.get(15 - VALUE[card])
+        if sets:
+            captures += [(card, t) for t in sets]
         else:
             moves.append((card, 0))
     moves += captures
@@ -656,7 +642,7 @@ _TABLE_MASKS: dict[tuple[int, ...], int] = {}
 def _heads_up_move(bot: EscobaHeuristic, state: EscobaState, seat: int) -> int:
     """:meth:`EscobaHeuristic.choose_state` in a two-player search sample (marked
     ``stop_at_deal_end``), on the state's ints: the plays as (card, mask taken) in the
-    legal order, straight from a memo by table and card (no action ids listed, no
+    legal order, from the table's sets by sum (no action ids listed, no
     :class:`_View`), the exact ending where it applies, else :meth:`_View.best`'s
     bounded scoring (two players: the next seat is an opponent, and the hand's last card
     is the exact ending's) operation for operation, so the same floats, the same ties
@@ -675,7 +661,7 @@ def _heads_up_move(bot: EscobaHeuristic, state: EscobaState, seat: int) -> int:
         table = 0
         for c in tab:
             table |= 1 << c
-        if len(_TABLE_MASKS) >= _DECISIONS_LIMIT:
+        if len(_TABLE_MASKS) >= _SUMS_LIMIT:
             _TABLE_MASKS.clear()
         _TABLE_MASKS[tab] = table
     if state._sp >= 40 and h.bit_count() <= EXACT_CARDS:
