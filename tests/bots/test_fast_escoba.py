@@ -233,6 +233,102 @@ def test_rollouts_play_a_two_player_last_round_exactly(options: dict[str, Any]) 
     assert checked > 30 and differs > 0
 
 
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"escoba_on_final_play_counts": False}, {"prime_method": "primiera_points"}],
+)
+def test_the_exact_endings_values_are_the_solvers(options: dict[str, Any]) -> None:
+    """_Ending's value of a two-player position with the stock dealt and at most
+    ``EXACT_CARDS`` cards in the hands is the solver's points margin, over endings of
+    random play, each with a fresh memo."""
+    game = mazo.load_game("escoba", players=2, **options)
+    rng = Rng(derive_seed(13, len(options)))
+    checked = 0
+    for m in range(120):
+        state: Any = game.new_match(seed=derive_seed(41, m)).stop_at_deal_end()
+        while not state.hand_over:
+            cards = len(state.hand(0) + state.hand(1))
+            if not state.stock() and cards <= EXACT_CARDS:
+                ending = fast._Ending(game)
+                table = sum(1 << c for c in state._table)
+                h, piles = state._h, state._piles
+                last = -1 if state._last is None else state._last
+                e0, e1 = state._esc
+                args = (h & fast._FULL, h >> 40, table, piles & fast._FULL, piles >> 40)
+                value = ending._value(*args, e0, e1, last, state.to_act)
+                assert value == solve(state, 0)[1][1]
+                checked += 1
+            state = state.apply(rng.choice(state.legal_actions()))
+    assert checked > 300
+
+
+@pytest.mark.parametrize("options", [{}, {"escoba_on_final_play_counts": False}])
+def test_the_exact_ending_values_the_hands_last_card_as_the_engine_scores_it(
+    options: dict[str, Any],
+) -> None:
+    """The hand's last card (_Ending values it without a child): built positions, half
+    of them with a table the card sweeps, each seat to act in turn, the piles, escobas
+    and last capturer at random; the value is the best margin of the engine's own
+    scoring over the card's legal plays."""
+    game = mazo.load_game("escoba", players=2, **options)
+    codes = game.info.deck.codes(game.info.deck.full_mask)
+    rng = Rng(derive_seed(43, len(options)))
+    sweeps = 0
+    for trial in range(400):
+        seat = trial % 2
+        cards = list(range(40))
+        rng.shuffle(cards)
+        card, rest = cards[0], cards[1:]
+        need = 15 - fast._VALUE_OF[card] if trial % 4 < 2 else rng.randbelow(30)
+        table: list[int] = []
+        for c in rest:
+            if sum(fast._VALUE_OF[t] for t in table) + fast._VALUE_OF[c] <= need:
+                table.append(c)
+        if not table:
+            table.append(rest[-1])
+        sweeps += sum(fast._VALUE_OF[t] for t in table) + fast._VALUE_OF[card] == 15
+        piles: list[list[str]] = [[], []]
+        for c in rest:
+            if c not in table:
+                piles[rng.randbelow(2)].append(codes[c])
+        escobas = [rng.randbelow(3), rng.randbelow(3)]
+        obs = dict(game.new_match(seed=trial).observation(seat))
+        obs.update(
+            hand=[codes[card]],
+            table=[codes[c] for c in table],
+            captured=piles,
+            hand_sizes=[1 - seat, seat],
+            stock_size=0,
+            escobas=escobas,
+            escoba_markers=[],
+            last_capturer=rng.randbelow(2),
+            to_act=seat,
+            round=5,
+            history=[],
+            scores=[0, 0],
+        )
+        state: Any = game.determinize(obs, Rng(trial)).stop_at_deal_end()
+        margins = []
+        for action in state.legal_actions():
+            end = state.apply(action)
+            assert end.hand_over
+            margins.append(end.scores[0] - end.scores[1])
+        h, p = state._h, state._piles
+        mask = sum(1 << c for c in table)
+        value = fast._Ending(game)._value(
+            h & fast._FULL,
+            h >> 40,
+            mask,
+            p & fast._FULL,
+            p >> 40,
+            *escobas,
+            obs["last_capturer"],
+            seat,
+        )
+        assert value == (max(margins) if seat == 0 else min(margins))
+    assert sweeps > 150
+
+
 def _every_set(wid: int, cards: list[int]) -> dict[int, float]:
     """The best take by card value, listing every set of ``cards`` (lowest id first)."""
     worth = fast._WORTH[wid]

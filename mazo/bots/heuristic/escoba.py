@@ -1014,6 +1014,26 @@ class _Ending:
             elif last == 1:
                 p1 |= table
             return self._points(p0, p1) + e0 - e1
+        if seat == 0:
+            mine, other = h0, h1
+        else:
+            mine, other = h1, h0
+        if not other and not mine & mine - 1:
+            # The hand's last card, valued here (not memoized): laid, the table goes to
+            # the last capturer; a capture gives the capturer all of it, each set alike
+            # but for the escoba of one taking the whole table (where it counts).
+            sets = _sums(table).get(15 - VALUE[mine.bit_length() - 1])
+            every = table | mine
+            if not sets:
+                if last == 0:
+                    p0 |= every
+                elif last == 1:
+                    p1 |= every
+                return self._points(p0, p1) + e0 - e1
+            sweep = self.escoba_last and table in sets
+            if seat == 0:
+                return self._points(p0 | every, p1) + e0 + sweep - e1
+            return self._points(p0, p1 | every) + e0 - (e1 + sweep)
         key = h0 | h1 << 40 | table << 80 | p0 << 120 | (last + 1) << 160 | seat << 162
         key |= e0 << 163 | e1 << 170
         found = self.positions.get(key)
@@ -1024,10 +1044,6 @@ class _Ending:
         value_of = self._value
         subsets = _sums(table)
         best: int | None = None
-        if seat == 0:
-            mine, other = h0, h1
-        else:
-            mine, other = h1, h0
         cards = mine
         while cards:
             low = cards & -cards
