@@ -572,7 +572,9 @@ class EscobaState(EventLogState):
         played without the check (so the legal actions are not listed for it); anything
         else goes through :meth:`apply`."""
         to_act = self.to_act
-        if type(action) is not int or to_act is None or seat not in (None, to_act):
+        if seat is None and type(action) is int and to_act is not None:
+            return self._play(to_act, action)
+        if type(action) is not int or to_act is None or seat != to_act:
             return self.apply(action, seat)
         return self._play(to_act, action)
 
