@@ -401,6 +401,46 @@ def test_the_sums_are_the_engines_table_subsets() -> None:
     assert ordered > 1000
 
 
+def _takes_by_dict(key: int) -> dict[int, float]:
+    """The knapsack _best_takes has made since its first version (a dict of the sums
+    reached, in the same order of cards), by card value: the floats it must keep."""
+    wid = key & 31
+    worth = fast._WORTH[wid]
+    cards: list[tuple[int, float]] = []
+    for v in range(1, 11):
+        if key >> 5 + v - 1 & 1:
+            cards.append((v, worth[v - 1]))
+    for v in range(1, 11):
+        cards.extend([(v, worth[9 + v])] * (key >> 15 + 4 * (v - 1) & 15))
+    most = {0: 0.0}
+    total = 0
+    for v, w in cards:
+        total += v
+        for t, before in list(most.items()):
+            t += v
+            if t <= 14:
+                got = before + w
+                if got > most.get(t, -1.0):
+                    most[t] = got
+    if 5 <= total <= 14:
+        most[total] += fast.ESCOBA
+    return {15 - t: g for t, g in most.items() if t >= 5}
+
+
+def test_the_knapsack_keeps_its_floats() -> None:
+    """_best_takes gives, to the last bit, what its first version gave (a choice turns
+    on exact ties and comparisons of these floats), for random tables of 1-12 cards
+    under every worth table."""
+    rng = Rng(79)
+    for trial in range(3000):
+        cards = list(range(40))
+        rng.shuffle(cards)
+        mask = sum(1 << c for c in cards[: 1 + trial % 12])
+        key = fast._table_key(trial % len(fast._WORTH), mask)
+        fast._BEST.pop(key, None)
+        assert {v: g for g, v, _row, _shift in fast._best_takes(key)} == _takes_by_dict(key)
+
+
 def test_memos_do_not_change_a_choice() -> None:
     """Emptied memos (as when they fill up) give the same choices and scores."""
     game = mazo.load_game("escoba", players=3)
