@@ -56,7 +56,8 @@ ties), and the tied best ids memoized by everything they depend on (hand, table,
 captured cards, worth table, the next seat's hand size): a search's paired worlds meet
 the same decisions again, and only the Rng's draw among ties is made each time.  With
 the exact ending's leaves valued in place and its root moves memoized, ``hard`` draws
-about 1.4-1.5 times the samples per CPU second it drew before (bench_playouts.py).
+about 1.3-1.4 times the samples per CPU second it drew before (bench_playouts.py on a
+loaded machine; 26% fewer instructions under cachegrind).
 
 For the search levels (``hard``, ``expert``: :mod:`mazo.bots.ismcts` with this file's
 ``SEARCH_PRESET`` on top of the flat heuristic search) the file also gives:
