@@ -276,6 +276,10 @@ class EscobaGame(Game):
         self.sides = 2 if self.teams else n
         self.side_of: tuple[int, ...] = tuple(s % 2 if self.teams else s for s in range(n))
         self.target: int = self.options["target_score"]
+        # By dealer: the hand bits' offset of the seat that gets each card of a deal.
+        self._deal_offsets = tuple(
+            tuple(_OFF[seat] for seat in _deal_targets(self, dealer)) for dealer in range(n)
+        )
         self._describe(
             NUM_ACTIONS,
             DECK,
@@ -568,7 +572,9 @@ class EscobaState(EventLogState):
         played without the check (so the legal actions are not listed for it); anything
         else goes through :meth:`apply`."""
         to_act = self.to_act
-        if type(action) is not int or to_act is None or seat not in (None, to_act):
+        if seat is None and type(action) is int and to_act is not None:
+            return self._play(to_act, action)
+        if type(action) is not int or to_act is None or seat != to_act:
             return self.apply(action, seat)
         return self._play(to_act, action)
 
@@ -608,7 +614,7 @@ class EscobaState(EventLogState):
         piles, esc, marks, last = self._piles, self._esc, self._marks, self._last
         escoba = False
         if taken:
-            table = tuple(c for c in self._table if not taken >> c & 1)
+            table = tuple([c for c in self._table if not taken >> c & 1])
             side = game.side_of[seat]
             piles |= (taken | 1 << card) << _OFF[side]
             last = seat
@@ -679,11 +685,11 @@ def _redeal(state: EscobaState) -> EscobaState:
     hd = state._d
     sp = state._sp
     hands = state._h
-    targets = _deal_targets(game, hd.dealer)
-    for seat, card in zip(targets, hd.deck[sp : sp + len(targets)], strict=True):
-        hands |= 1 << (_OFF[seat] + card)
+    offsets = game._deal_offsets[hd.dealer]
+    for off, card in zip(offsets, hd.deck[sp : sp + len(offsets)], strict=True):
+        hands |= 1 << (off + card)
     state._h = hands
-    state._sp = sp + len(targets)
+    state._sp = sp + len(offsets)
     state._round += 1
     state.to_act = (hd.dealer + 1) % game.players
     state._ev = (state._ev, "redeal", state._round)
