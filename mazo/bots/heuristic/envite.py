@@ -329,6 +329,82 @@ def _table(n: int, vira: int, plain_rule: bool) -> _Table:
     return t
 
 
+# The views seen lately by their facts (:meth:`_View._setup`), for their odds' memos.
+_SEEN: dict[tuple[Any, ...], dict[int, float]] = {}
+_SEEN_MAX = 4096
+
+
+def _completed(
+    t: _Table, n: int, tricks: Iterable[tuple[int, Sequence[int]]]
+) -> tuple[int, list[int]]:
+    """The cards of the completed ``tricks`` ((leader, cards) each) and each seat's voids
+    they reveal (§7: a seat that did not follow)."""
+    eff, void_of = t.eff, t.void_of
+    played = 0
+    voids = [0] * n
+    for lead, cards in tricks:
+        led = eff[cards[0]]
+        for i, card in enumerate(cards):
+            played |= 1 << card
+            if eff[card] != led:
+                voids[(lead + i) % n] |= void_of[led]
+    return played, voids
+
+
+# A deal's facts after a node of its log (:func:`_deal_facts`), by the node's id (the
+# node kept with them: an id names its object only while it lives).
+_FACTS: dict[int, tuple[Any, _Table, tuple[int, tuple[int, ...], int, tuple[int, ...]]]] = {}
+_FACTS_MAX = 8192
+
+
+def _deal_facts(
+    node: Any, d: Any, n: int, t: _Table
+) -> tuple[int, tuple[int, ...], int, tuple[int, ...]]:
+    """The facts of the deal ``d`` that its log shows up to ``node`` (the newest): the
+    cards of its completed tricks, each seat's voids they reveal, the seats that signed
+    (a mask) and per seat the trumps its signs name (a mask).  The log is read back to a
+    node met before (a search's playouts ask after every move of the same lines), and
+    each node read keeps its facts."""
+    path = []
+    facts: tuple[int, tuple[int, ...], int, tuple[int, ...]] | None = None
+    while node is not None and not (len(node) == 3 and node[2] is d):
+        got = _FACTS.get(id(node))
+        if got is not None and got[0] is node and got[1] is t:
+            facts = got[2]
+            break
+        path.append(node)
+        node = node[0]
+    if facts is None:
+        facts = (0, (0,) * n, 0, (0,) * n)
+    if len(_FACTS) + len(path) > _FACTS_MAX:
+        _FACTS.clear()
+    eff, void_of, sign_card = t.eff, t.void_of, t.sign_card
+    for node in reversed(path):
+        kind = node[1]
+        if kind == K_TRICK:
+            played, voids, signers, signs = facts
+            cards = node[3]
+            lead = node[4]
+            led = eff[cards[0]]
+            new_voids = list(voids)
+            for i, card in enumerate(cards):
+                played |= 1 << card
+                if eff[card] != led:
+                    new_voids[(lead + i) % n] |= void_of[led]
+            facts = (played, tuple(new_voids), signers, signs)
+        elif kind == _K_MSG and SIGNAL_BASE <= node[3] < CONSULT_BASE:
+            played, voids, signers, signs = facts
+            s = node[2]
+            card = sign_card.get(SIGNAL_KINDS[node[3] - SIGNAL_BASE], -1)
+            if card >= 0:
+                new_signs = list(signs)
+                new_signs[s] |= 1 << card
+                signs = tuple(new_signs)
+            facts = (played, voids, signers | 1 << s, signs)
+        _FACTS[id(node)] = (node, t, facts)
+    return facts
+
+
 def _ids(codes: Iterable[str]) -> int:
     """The mask of card codes (the observation door parses; the state door never does)."""
     return card_mask(LATIN_40, codes)
@@ -393,46 +469,41 @@ class _View(TrickView):
         self.tumbo_any = any(obs.get("tumbo", ()))
         self.must_decide = obs.get("team_must_decide", True)
         self.must_answer = obs.get("team_must_answer", True)
-        self._setup(n, t, _ids(obs["hand"]), tricks, claims, reads)
+        played, voids = _completed(t, n, tricks)
+        self._setup(n, t, _ids(obs["hand"]), played, voids, claims, reads)
 
     @classmethod
     def of_state(cls, state: EnviteState, seat: int, read_signs: bool) -> _View:
         """The view of ``seat`` from the engine's state: what its observation shows (its
         hand, the plays, its partners' signs and shown hands), no other hidden card."""
         self = cls.blank()
-        hand = self.read_state(state, seat, codes=False)
         game = state._g
         d = state._d
         n = game.players
+        h = state._h
+        lead = state._lead
+        trick = state._trick
+        # TrickView.read_state's facts, read here without its generality.
+        self.seat = seat
+        self.team = team = seat & 1
+        self.trick = [((lead + i) % n, c) for i, c in enumerate(trick)]
+        tw = state._tw
+        if team:
+            self.won, self.lost = tw >> 4, tw & 15
+        else:
+            self.won, self.lost = tw & 15, tw >> 4
+        self.to_play = (lead + len(trick)) % n
+        self.hand_sizes = [(h >> s * 40 & _FULL).bit_count() for s in range(n)]
         t = _table(n, d.vira, game.plain_rule)
-        team = self.team
-        # This deal's log, newest first: its tricks (and with signs, the messages).
-        tricks: list[tuple[int, Sequence[int]]] = []
+        # This deal's completed tricks and signs, from the log (:func:`_deal_facts`).
+        played, voids, signers, signs = _deal_facts(state._ev, d, n, t)
         claims: dict[int, int] = {}
         self.signed = False
-        todo = self.won + self.lost
-        node = state._ev
         if read_signs:
-            sign_card = t.sign_card
-            while node is not None and not (len(node) == 3 and node[2] is d):
-                kind = node[1]
-                if kind == K_TRICK:
-                    tricks.append((node[4], node[3]))
-                elif kind == _K_MSG and SIGNAL_BASE <= node[3] < CONSULT_BASE:
-                    s = node[2]
-                    if s == seat:
-                        self.signed = True
-                    elif s & 1 == team:
-                        card = sign_card.get(SIGNAL_KINDS[node[3] - SIGNAL_BASE], -1)
-                        if card >= 0:
-                            claims[s] = claims.get(s, 0) | 1 << card
-                node = node[0]
-        else:
-            while todo:
-                if node[1] == K_TRICK:
-                    tricks.append((node[4], node[3]))
-                    todo -= 1
-                node = node[0]
+            self.signed = bool(signers >> seat & 1)
+            for s in range(team, n, 2):
+                if s != seat and signs[s]:
+                    claims[s] = signs[s]
         opts = game.options
         if opts["tumbo_show_captain"] and seat in game.captains and d.tumbo[team]:
             for mate in game.teams[team]:
@@ -446,7 +517,8 @@ class _View(TrickView):
         self.tumbo_deal = self.tumbo_any = d.tumbo[0] or d.tumbo[1]
         self.must_decide = phase == _TUMBO and d.tumbo[team] and not d.tumbo[1 - team]
         self.must_answer = phase == _BET and team != bet[3]
-        self._setup(n, t, hand, tricks, claims, read_signs and opts["signals"] != "off")
+        hand = h >> seat * 40 & _FULL
+        self._setup(n, t, hand, played, voids, claims, read_signs and opts["signals"] != "off")
         return self
 
     def _setup(
@@ -454,26 +526,25 @@ class _View(TrickView):
         n: int,
         t: _Table,
         hand: int,
-        tricks: Iterable[tuple[int, Sequence[int]]],
+        played: int,
+        voids_before: Sequence[int],
         claims: Mapping[int, int],
         reads_signs: bool,
     ) -> None:
         """The facts both front doors share: played cards, the voids §7 reveals (a seat
         that did not follow), the partners' cards known, the unseen cards and each seat's
-        pool of them."""
+        pool of them.  ``played`` and ``voids_before``: those of the deal's completed
+        tricks (:func:`_completed`), the trick on the table added here."""
         self.n = n
         self.t = t
         self.plain_rule = t.plain_rule
         self.hand_mask = hand
         self.hand = card_ids(hand)
         self.reads_signs = reads_signs
-        eff, void_of = t.eff, t.void_of
-        played = 0
-        voids = [0] * n
-        plays = [[((lead + i) % n, c) for i, c in enumerate(cards)] for lead, cards in tricks]
-        for trick in [*plays, self.trick]:
-            if not trick:
-                continue
+        voids = list(voids_before)
+        trick = self.trick
+        if trick:
+            eff, void_of = t.eff, t.void_of
             led = eff[trick[0][1]]
             for seat, card in trick:
                 played |= 1 << card
@@ -484,10 +555,29 @@ class _View(TrickView):
         self._claims = claims
         self._ready = False  # the odds' facts (_prepare) wait for the first odds asked
         self._void_p: dict[int, list[float]] = {}
-        self._p_maxes: dict[tuple[float, ...], float] = {}
-        self._shares: dict[tuple[int, int, tuple[int, ...]], tuple[float, float]] = {}
+        # The odds' memos, keyed by ints: trick odds (:meth:`_p_max`, :meth:`_p_max_run`),
+        # the categories' shares (:meth:`_p_max_of`).
+        self._p_maxes: dict[int, float] = {}
+        self._shares: dict[int, tuple[float, float]] = {}
+        self._sids: dict[tuple[int, ...], int] = {}
         self._qs: dict[int, float] | None = None
         self._values: dict[int, tuple[float, float]] = {}
+        # The trick odds of :meth:`_p_max_run` are a function of these facts alone (the
+        # decision's facts, stones and bets, only weigh them): a view with the same facts
+        # as one seen lately (a search meets the same seat in the same spot again) reads
+        # the same memo of them, so the same odds are not priced twice.  (One flat tuple
+        # and one dict of floats kept a view: few objects for the garbage collector.)
+        tk = 0
+        for s, c in trick:
+            tk = tk << 10 | s << 6 | c
+        key = (t, self.seat, hand, played, tk, self.to_play, self.won, self.lost, *voids)
+        key += (*self.hand_sizes, *(x for item in claims.items() for x in item))
+        runs = _SEEN.get(key)
+        if runs is None:
+            if len(_SEEN) >= _SEEN_MAX:
+                _SEEN.clear()
+            runs = _SEEN[key] = {}
+        self._runs: dict[int, float] = runs
 
     def _prepare(self) -> None:
         """The facts the odds read: the partners' cards known (claims on cards not seen
@@ -619,18 +709,39 @@ class _View(TrickView):
 
     def _p_max(self, best: int, led: int, mine: float, after: list[int]) -> float:
         """P(team wins): the strongest card the seats ``after`` can play over ``best`` is
-        a partner's, or none exists and ``best`` is ours (``mine``); cards held
-        independently, each seat playing its best.  Memoized a view (a lead's ``q`` and
-        ``value`` ask the same)."""
-        key = (best, led, mine, *after)
+        a partner's, or none exists and ``best`` is ours (``mine``: 1.0 or 0.0); cards
+        held independently, each seat playing its best.  Memoized a view (a lead's ``q``
+        and ``value`` ask the same): any list of seats here, :meth:`_p_max_run` for a run
+        of seats in playing order (what ``q`` and ``value`` ask) with no tuple built."""
+        seats = tuple(after)
+        sid = self._sids.get(seats)
+        if sid is None:
+            sid = self._sids[seats] = len(self._sids) + 1
+        key = best | led << 6 | (mine > 0.0) << 9 | sid << 18
         got = self._p_maxes.get(key)
         if got is None:
             if not self._ready:
                 self._prepare()
-            got = self._p_maxes[key] = self._p_max_of(best, led, mine, after)
+            got = self._p_maxes[key] = self._p_max_of(best, led, mine, after, sid << 8)
         return got
 
-    def _p_max_of(self, best: int, led: int, mine: float, after: list[int]) -> float:
+    def _p_max_run(self, best: int, led: int, mine: float, start: int, length: int) -> float:
+        """:meth:`_p_max` with ``after`` the ``length`` seats from ``start`` on (cyclic),
+        memoized by an int (below the keys of :meth:`_p_max`'s lists)."""
+        run = start | length << 4
+        key = best | led << 6 | (mine > 0.0) << 9 | run << 10
+        got = self._runs.get(key)
+        if got is None:
+            if not self._ready:
+                self._prepare()
+            n = self.n
+            after = [(start + i) % n for i in range(length)]
+            got = self._runs[key] = self._p_max_of(best, led, mine, after, run)
+        return got
+
+    def _p_max_of(self, best: int, led: int, mine: float, after: list[int], skey: int) -> float:
+        """The trick odds of :meth:`_p_max` (``skey``: an int naming ``after``, for the
+        memo of the categories' shares)."""
         me = self.seat
         seats = [s for s in after if s != me]
         known = self._known
@@ -639,23 +750,22 @@ class _View(TrickView):
             cand |= known[s]
         t = self.t
         trump_needs_void = self.plain_rule and led != TRUMP
-        tstr, cat, known_any = t.tstr, t.cat, self._known_any
         # An unseen card no partner is known to hold is in a seat's pool as every other
         # card of its category is (voids are whole categories), so it has its category's
         # share: with no known card among the beaters, a run of one category is one share
         # applied once a card (the same sums, in the same order, as card by card).
         result, none_above = 0.0, 1.0
-        if not known_any & cand & t.beat_mask[led][best]:
+        if not self._known_any & cand & t.beat_mask[led][best]:
             memo = self._shares
-            key = tuple(seats)
+            base = led << 3 | skey << 6
             for c, mask in t.runs[led][best]:
                 held = cand & mask
                 if not held:
                     continue
-                got = memo.get((c, led, key))
+                got = memo.get(base | c)
                 if got is None:
-                    needs_void = trump_needs_void and c >= 4
-                    got = memo[(c, led, key)] = self._share(held & -held, seats, led, needs_void)
+                    pv = self._p_voids(led) if trump_needs_void and c >= 4 else None
+                    got = memo[base | c] = self._share(held & -held, seats, pv)
                 total, ours = got
                 if total <= 0.0:
                     continue
@@ -665,18 +775,21 @@ class _View(TrickView):
                     if none_above <= 0.0:
                         return result + none_above * mine
             return result + none_above * mine
+        tstr, cat, known_any = t.tstr, t.cat, self._known_any
+        pv = self._p_voids(led) if trump_needs_void else None
         shares: dict[int, tuple[float, float]] = {}
         for card in t.beaters[led][best]:
             bit = 1 << card
             if not cand & bit:
                 continue
             if known_any & bit:
-                total, ours = self._share(bit, seats, led, trump_needs_void and tstr[card] > 0)
+                total, ours = self._share(bit, seats, pv if tstr[card] > 0 else None)
             else:
                 got = shares.get(cat[card])
                 if got is None:
-                    needs_void = trump_needs_void and tstr[card] > 0
-                    got = shares[cat[card]] = self._share(bit, seats, led, needs_void)
+                    got = shares[cat[card]] = self._share(
+                        bit, seats, pv if tstr[card] > 0 else None
+                    )
                 total, ours = got
             if total <= 0.0:
                 continue
@@ -686,12 +799,11 @@ class _View(TrickView):
                 break
         return result + none_above * mine
 
-    def _share(self, bit: int, seats: list[int], led: int, needs_void: bool) -> tuple[float, float]:
+    def _share(self, bit: int, seats: list[int], pv: list[float] | None) -> tuple[float, float]:
         """(the chance that one of ``seats`` holds the card ``bit``, that a partner
         does), summed seat by seat and capped at 1; a trump over a plain lead needs a void
-        in the suit led."""
+        in the suit led (``pv``: each seat's chance of that void, None for no need)."""
         known, pools, rates, team = self._known, self._pools, self._rates, self.team
-        voids = self._p_voids(led) if needs_void else rates
         total = ours = 0.0
         for s in seats:
             if known[s] & bit:
@@ -702,8 +814,8 @@ class _View(TrickView):
                     continue
             else:
                 continue
-            if needs_void:
-                p *= voids[s]
+            if pv is not None:
+                p *= pv[s]
             total += p
             if s & 1 == team:
                 ours += p
@@ -716,9 +828,10 @@ class _View(TrickView):
         return [(leader + i) % self.n for i in range(count, self.n)]
 
     def q(self, card: int) -> float:
-        """The chance that the team wins a later trick in which the bot plays ``card``."""
-        others = [(self.seat + i) % self.n for i in range(1, self.n)]
-        return self._p_max(card, self.t.eff[card], 1.0, others)
+        """The chance that the team wins a later trick in which the bot plays ``card``:
+        the trick odds of ``card`` led, every other seat after it."""
+        n = self.n
+        return self._p_max_run(card, self.t.eff[card], 1.0, (self.seat + 1) % n, n - 1)
 
     def qs(self) -> dict[int, float]:
         """``q`` of every card in hand (hand order)."""
@@ -737,8 +850,25 @@ class _View(TrickView):
             got = self._values.get(card)
             if got is not None:
                 return got
-        plays = [*self.trick, (self.seat, card)]
-        p = self.p_take(plays, self.after(len(plays)) if after is None else after)
+            # p_take of the trick with ``card`` on it (what _best finds: ``card`` holds
+            # it when it beats the best card so far), the rest of the trick after it.
+            t = self.t
+            trick = self.trick
+            if trick:
+                holder, best = self._best(trick)
+                leader = trick[0][0]
+                led = t.eff[trick[0][1]]
+                e = t.eff[card]
+                if e in (TRUMP, led) and t.worth[card] > t.worth[best]:
+                    holder, best = self.seat, card
+            else:
+                holder, best, leader, led = self.seat, card, self.to_play, t.eff[card]
+            n = self.n
+            count = len(trick) + 1
+            mine = 1.0 if holder % 2 == self.team else 0.0
+            p = self._p_max_run(best, led, mine, (leader + count) % n, n - count)
+        else:
+            p = self.p_take([*self.trick, (self.seat, card)], after)
         if qs is None:
             rest = [self.q(c) for c in self.hand if c != card]
         else:
