@@ -405,6 +405,22 @@ def _deal_facts(
     return facts
 
 
+def _sign_action(t: _Table, trumps: Sequence[int]) -> int:
+    """The sign of a hand holding ``trumps`` (cheapest first): its best trump, or what
+    kind of hand it is."""
+    if not trumps:
+        kind = "no_trump"
+    else:
+        named = t.sign_kind[trumps[-1]]
+        if named is not None:
+            kind = named
+        elif len(trumps) == 3:
+            kind = "three_trumps"
+        else:
+            kind = "small_trumps"
+    return SIGNAL_BASE + SIGNAL_KINDS.index(kind)
+
+
 def _ids(codes: Iterable[str]) -> int:
     """The mask of card codes (the observation door parses; the state door never does)."""
     return card_mask(LATIN_40, codes)
@@ -578,6 +594,8 @@ class _View(TrickView):
                 _SEEN.clear()
             runs = _SEEN[key] = {}
         self._runs: dict[int, float] = runs
+        # The key of q's odds in _runs, less the card's (see _p_max_run, q).
+        self._qrun = 512 | ((self.seat + 1) % n | (n - 1) << 4) << 10
 
     def _prepare(self) -> None:
         """The facts the odds read: the partners' cards known (claims on cards not seen
@@ -830,8 +848,11 @@ class _View(TrickView):
     def q(self, card: int) -> float:
         """The chance that the team wins a later trick in which the bot plays ``card``:
         the trick odds of ``card`` led, every other seat after it."""
-        n = self.n
-        return self._p_max_run(card, self.t.eff[card], 1.0, (self.seat + 1) % n, n - 1)
+        got = self._runs.get(card | self.t.eff[card] << 6 | self._qrun)
+        if got is None:
+            n = self.n
+            got = self._p_max_run(card, self.t.eff[card], 1.0, (self.seat + 1) % n, n - 1)
+        return got
 
     def qs(self) -> dict[int, float]:
         """``q`` of every card in hand (hand order)."""
@@ -846,13 +867,13 @@ class _View(TrickView):
         """(deal odds if ``card`` is played now, chance of taking this trick with it);
         ``qs``: the hand's :meth:`q` (None: priced as needed, only the other cards');
         ``after``: the seats that play after it (default: the rest of the trick)."""
+        t = self.t
         if after is None:
             got = self._values.get(card)
             if got is not None:
                 return got
             # p_take of the trick with ``card`` on it (what _best finds: ``card`` holds
             # it when it beats the best card so far), the rest of the trick after it.
-            t = self.t
             trick = self.trick
             if trick:
                 holder, best = self._best(trick)
@@ -865,15 +886,27 @@ class _View(TrickView):
                 holder, best, leader, led = self.seat, card, self.to_play, t.eff[card]
             n = self.n
             count = len(trick) + 1
-            mine = 1.0 if holder % 2 == self.team else 0.0
-            p = self._p_max_run(best, led, mine, (leader + count) % n, n - count)
+            start = (leader + count) % n
+            mine = holder & 1 == self.team
+            # _p_max_run's memo read here (its key), the odds priced there when missing.
+            p = self._runs.get(best | led << 6 | mine << 9 | (start | (n - count) << 4) << 10)
+            if p is None:
+                p = self._p_max_run(best, led, 1.0 if mine else 0.0, start, n - count)
         else:
             p = self.p_take([*self.trick, (self.seat, card)], after)
         if qs is None:
-            rest = [self.q(c) for c in self.hand if c != card]
+            # q of the other cards, their memo read here (q's key), priced when missing.
+            runs, eff, qrun = self._runs, t.eff, self._qrun
+            rest = []
+            for c in self.hand:
+                if c != card:
+                    got = runs.get(c | eff[c] << 6 | qrun)
+                    rest.append(self.q(c) if got is None else got)
         else:
             rest = [qs[c] for c in self.hand if c != card]
-        out = trick_value(p, self.won, self.lost, rest), p
+        # trick_value(p, won, lost, rest), its sums in its order.
+        won, lost = self.won, self.lost
+        out = p * deal_odds(won + 1, lost, rest) + (1.0 - p) * deal_odds(won, lost + 1, rest), p
         if after is None:
             self._values[card] = out
         return out
@@ -967,8 +1000,26 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
             raise RulesError(
                 f"seat {seat!r} has no legal action in this observation (to_act is {seat!r})"
             )
-        view = _View.of_state(state, seat, self.signals)
         allowed = set(legal)
+        if not (
+            state._g.penalize or ENVIO in allowed or ACCEPT in allowed or TUMBO_PLAY in allowed
+        ):
+            # No bet to make or answer, no tumbo call: what _act does then (the sign, the
+            # only card), without a view when that is all.
+            hand = state._h >> seat * 40 & _FULL
+            if self.signals:
+                game, d = state._g, state._d
+                t = _table(game.players, d.vira, game.plain_rule)
+                if not _deal_facts(state._ev, d, game.players, t)[2] >> seat & 1:
+                    tstr = t.tstr
+                    trumps = sorted((c for c in card_ids(hand) if tstr[c]), key=tstr.__getitem__)
+                    action = _sign_action(t, trumps)
+                    if action in allowed:
+                        return action
+            cards = [c for c in card_ids(hand) if c in allowed]
+            if len(cards) == 1:
+                return cards[0]
+        view = _View.of_state(state, seat, self.signals)
         if state._g.penalize:  # the offences (renuncios) are legal but never taken
             d = state._d
             allowed -= {c for c in legal if c < 40} - set(view.playable())
@@ -1088,18 +1139,7 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
         """One truthful sign a deal: the best trump held, or what kind of hand it is."""
         if view.signed:
             return None
-        trumps = view.trumps_held()
-        if not trumps:
-            kind = "no_trump"
-        else:
-            named = view.t.sign_kind[trumps[-1]]
-            if named is not None:
-                kind = named
-            elif len(trumps) == 3:
-                kind = "three_trumps"
-            else:
-                kind = "small_trumps"
-        action = SIGNAL_BASE + SIGNAL_KINDS.index(kind)
+        action = _sign_action(view.t, view.trumps_held())
         return action if action in allowed else None
 
     def explain(self, observation: Observation, action: int | str) -> tuple[str, dict[str, Any]]:
