@@ -405,6 +405,10 @@ def _deal_facts(
     return facts
 
 
+# 1 - holds(pool, hidden, good) by ``pool << 12 | hidden << 6 | good`` (_View._p_voids).
+_VOID: dict[int, float] = {}
+
+
 def _sign_action(t: _Table, trumps: Sequence[int]) -> int:
     """The sign of a hand holding ``trumps`` (cheapest first): its best trump, or what
     kind of hand it is."""
@@ -578,16 +582,16 @@ class _View(TrickView):
         self._sids: dict[tuple[int, ...], int] = {}
         self._qs: dict[int, float] | None = None
         self._values: dict[int, tuple[float, float]] = {}
-        # The trick odds of :meth:`_p_max_run` are a function of these facts alone (the
-        # decision's facts, stones and bets, only weigh them): a view with the same facts
-        # as one seen lately (a search meets the same seat in the same spot again) reads
-        # the same memo of them, so the same odds are not priced twice.  (One flat tuple
-        # and one dict of floats kept a view: few objects for the garbage collector.)
-        tk = 0
-        for s, c in trick:
-            tk = tk << 10 | s << 6 | c
-        key = (t, self.seat, hand, played, tk, self.to_play, self.won, self.lost, *voids)
-        key += (*self.hand_sizes, *(x for item in claims.items() for x in item))
+        # The trick odds of :meth:`_p_max_run` (their key names the trick's best card,
+        # led suit and seats after it) are a function of these facts alone, the odds'
+        # facts that _prepare reads (the trick on the table, tricks won, the decision's
+        # facts only weigh them): a view with the same facts as one seen lately (a search
+        # meets the same seat in the same spot again) reads the same memo of them, so the
+        # same odds are not priced twice.  (One flat tuple and one dict of floats kept a
+        # view: few objects for the garbage collector.)
+        key = (t, self.seat, hand, played, *voids, *self.hand_sizes)
+        if claims:
+            key += tuple(x for item in claims.items() for x in item)
         runs = _SEEN.get(key)
         if runs is None:
             if len(_SEEN) >= _SEEN_MAX:
@@ -621,11 +625,13 @@ class _View(TrickView):
         self._known_any = known_any
         taken = out | known_any
         self.unseen = unseen = _FULL & ~taken
-        self.hidden = hidden = [self.hand_sizes[s] - known[s].bit_count() for s in range(n)]
+        if known_any:
+            self.hidden = hidden = [self.hand_sizes[s] - known[s].bit_count() for s in range(n)]
+        else:
+            self.hidden = hidden = list(self.hand_sizes)
         self._pools = pools = [unseen & ~v for v in self.voids]
-        self._rates = [
-            min(1.0, hidden[s] / p.bit_count()) if p else 0.0 for s, p in enumerate(pools)
-        ]
+        self._sizes = sizes = [p.bit_count() for p in pools]
+        self._rates = [min(1.0, hidden[s] / size) if size else 0.0 for s, size in enumerate(sizes)]
         self._ready = True
 
     @property
@@ -709,13 +715,18 @@ class _View(TrickView):
             if not self._ready:
                 self._prepare()
             plain = self.t.plain[suit]
+            known, sizes, hidden = self._known, self._sizes, self.hidden
             got = []
             for seat, pool in enumerate(self._pools):
-                if self._known[seat] & plain:
+                if known[seat] & plain:
                     got.append(0.0)
                 else:
-                    count = (pool & plain).bit_count()
-                    got.append(1.0 - _holds(pool.bit_count(), self.hidden[seat], count))
+                    key = sizes[seat] << 12 | hidden[seat] << 6 | (pool & plain).bit_count()
+                    void = _VOID.get(key)
+                    if void is None:
+                        count = (pool & plain).bit_count()
+                        void = _VOID[key] = 1.0 - _holds(sizes[seat], hidden[seat], count)
+                    got.append(void)
             self._void_p[suit] = got
         return got
 
@@ -740,7 +751,10 @@ class _View(TrickView):
         if got is None:
             if not self._ready:
                 self._prepare()
-            got = self._p_maxes[key] = self._p_max_of(best, led, mine, after, sid << 8)
+            me = self.seat
+            got = self._p_maxes[key] = self._p_max_of(
+                best, led, mine, [s for s in after if s != me], sid << 8
+            )
         return got
 
     def _p_max_run(self, best: int, led: int, mine: float, start: int, length: int) -> float:
@@ -752,20 +766,20 @@ class _View(TrickView):
         if got is None:
             if not self._ready:
                 self._prepare()
-            n = self.n
-            after = [(start + i) % n for i in range(length)]
-            got = self._runs[key] = self._p_max_of(best, led, mine, after, run)
+            n, me = self.n, self.seat
+            seats = [s for i in range(start, start + length) if (s := i % n) != me]
+            got = self._runs[key] = self._p_max_of(best, led, mine, seats, run)
         return got
 
-    def _p_max_of(self, best: int, led: int, mine: float, after: list[int], skey: int) -> float:
-        """The trick odds of :meth:`_p_max` (``skey``: an int naming ``after``, for the
-        memo of the categories' shares)."""
-        me = self.seat
-        seats = [s for s in after if s != me]
-        known = self._known
+    def _p_max_of(self, best: int, led: int, mine: float, seats: list[int], skey: int) -> float:
+        """The trick odds of :meth:`_p_max` over ``seats`` (the seats after, the bot left
+        out; ``skey``: an int naming them, for the memo of the categories' shares)."""
+        known_any = self._known_any
         cand = self.unseen
-        for s in seats:
-            cand |= known[s]
+        if known_any:
+            known = self._known
+            for s in seats:
+                cand |= known[s]
         t = self.t
         trump_needs_void = self.plain_rule and led != TRUMP
         # An unseen card no partner is known to hold is in a seat's pool as every other
@@ -773,7 +787,7 @@ class _View(TrickView):
         # share: with no known card among the beaters, a run of one category is one share
         # applied once a card (the same sums, in the same order, as card by card).
         result, none_above = 0.0, 1.0
-        if not self._known_any & cand & t.beat_mask[led][best]:
+        if not known_any & cand & t.beat_mask[led][best]:
             memo = self._shares
             base = led << 3 | skey << 6
             for c, mask in t.runs[led][best]:
@@ -793,7 +807,7 @@ class _View(TrickView):
                     if none_above <= 0.0:
                         return result + none_above * mine
             return result + none_above * mine
-        tstr, cat, known_any = t.tstr, t.cat, self._known_any
+        tstr, cat = t.tstr, t.cat
         pv = self._p_voids(led) if trump_needs_void else None
         shares: dict[int, tuple[float, float]] = {}
         for card in t.beaters[led][best]:
@@ -821,22 +835,35 @@ class _View(TrickView):
         """(the chance that one of ``seats`` holds the card ``bit``, that a partner
         does), summed seat by seat and capped at 1; a trump over a plain lead needs a void
         in the suit led (``pv``: each seat's chance of that void, None for no need)."""
-        known, pools, rates, team = self._known, self._pools, self._rates, self.team
+        pools, rates, team = self._pools, self._rates, self.team
         total = ours = 0.0
-        for s in seats:
-            if known[s] & bit:
-                p = 1.0
-            elif pools[s] & bit:
-                p = rates[s]
-                if not p:
+        if self._known_any & bit:
+            known = self._known
+            for s in seats:
+                if known[s] & bit:
+                    p = 1.0
+                elif pools[s] & bit:
+                    p = rates[s]
+                    if not p:
+                        continue
+                else:
                     continue
-            else:
-                continue
-            if pv is not None:
-                p *= pv[s]
-            total += p
-            if s & 1 == team:
-                ours += p
+                if pv is not None:
+                    p *= pv[s]
+                total += p
+                if s & 1 == team:
+                    ours += p
+        else:  # the same loop when no seat is known to hold the card
+            for s in seats:
+                if pools[s] & bit:
+                    p = rates[s]
+                    if not p:
+                        continue
+                    if pv is not None:
+                        p *= pv[s]
+                    total += p
+                    if s & 1 == team:
+                        ours += p
         total = min(1.0, total)
         return total, min(ours, total)
 
