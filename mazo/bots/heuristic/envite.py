@@ -894,36 +894,45 @@ class _View(TrickView):
         """(deal odds if ``card`` is played now, chance of taking this trick with it);
         ``qs``: the hand's :meth:`q` (None: priced as needed, only the other cards');
         ``after``: the seats that play after it (default: the rest of the trick)."""
-        t = self.t
         if after is None:
             got = self._values.get(card)
-            if got is not None:
-                return got
-            # p_take of the trick with ``card`` on it (what _best finds: ``card`` holds
-            # it when it beats the best card so far), the rest of the trick after it.
-            trick = self.trick
-            if trick:
-                holder, best = self._best(trick)
-                leader = trick[0][0]
-                led = t.eff[trick[0][1]]
-                e = t.eff[card]
-                if e in (TRUMP, led) and t.worth[card] > t.worth[best]:
-                    holder, best = self.seat, card
-            else:
-                holder, best, leader, led = self.seat, card, self.to_play, t.eff[card]
-            n = self.n
-            count = len(trick) + 1
-            start = (leader + count) % n
-            mine = holder & 1 == self.team
-            # _p_max_run's memo read here (its key), the odds priced there when missing.
-            p = self._runs.get(best | led << 6 | mine << 9 | (start | (n - count) << 4) << 10)
-            if p is None:
-                p = self._p_max_run(best, led, 1.0 if mine else 0.0, start, n - count)
+            if got is None:
+                got = self._values[card] = self._price(card, qs, len(self.trick) + 1)
+            return got
+        p = self.p_take([*self.trick, (self.seat, card)], after)
+        return self._odds(p, card, qs), p
+
+    def _price(self, card: int, qs: Mapping[int, float] | None, count: int) -> tuple[float, float]:
+        """:meth:`value` of ``card`` played to the trick on the table, the seats after the
+        first ``count`` of the trick to play after it (the bot left out)."""
+        # p_take of the trick with ``card`` on it (what _best finds: ``card`` holds it
+        # when it beats the best card so far).
+        t = self.t
+        trick = self.trick
+        if trick:
+            holder, best = self._best(trick)
+            leader = trick[0][0]
+            led = t.eff[trick[0][1]]
+            e = t.eff[card]
+            if e in (TRUMP, led) and t.worth[card] > t.worth[best]:
+                holder, best = self.seat, card
         else:
-            p = self.p_take([*self.trick, (self.seat, card)], after)
+            holder, best, leader, led = self.seat, card, self.to_play, t.eff[card]
+        n = self.n
+        start = (leader + count) % n
+        mine = holder & 1 == self.team
+        # _p_max_run's memo read here (its key), the odds priced there when missing.
+        p = self._runs.get(best | led << 6 | mine << 9 | (start | (n - count) << 4) << 10)
+        if p is None:
+            p = self._p_max_run(best, led, 1.0 if mine else 0.0, start, n - count)
+        return self._odds(p, card, qs), p
+
+    def _odds(self, p: float, card: int, qs: Mapping[int, float] | None) -> float:
+        """trick_value(p, won, lost, the q's of the hand's other cards), its sums in its
+        order (``qs``: the hand's q's, None: read or priced here)."""
         if qs is None:
             # q of the other cards, their memo read here (q's key), priced when missing.
-            runs, eff, qrun = self._runs, t.eff, self._qrun
+            runs, eff, qrun = self._runs, self.t.eff, self._qrun
             rest = []
             for c in self.hand:
                 if c != card:
@@ -931,25 +940,31 @@ class _View(TrickView):
                     rest.append(self.q(c) if got is None else got)
         else:
             rest = [qs[c] for c in self.hand if c != card]
-        # trick_value(p, won, lost, rest), its sums in its order.
         won, lost = self.won, self.lost
-        out = p * deal_odds(won + 1, lost, rest) + (1.0 - p) * deal_odds(won, lost + 1, rest), p
-        if after is None:
-            self._values[card] = out
-        return out
+        return p * deal_odds(won + 1, lost, rest) + (1.0 - p) * deal_odds(won, lost + 1, rest)
 
     def estimate(self) -> float:
         """``E``: the chance that the bot's team wins this deal.  (A card's own ``q`` is
         priced only where another card's value needs it.)"""
-        in_trick = any(s == self.seat for s, _ in self.trick)
-        if in_trick:  # already played: the trick is the others' now
-            p = self.p_take(self.trick, self.after(len(self.trick)))
-            return trick_value(p, self.won, self.lost, list(self.qs().values()))
-        if self.to_play == self.seat:
+        trick = self.trick
+        seat = self.seat
+        if trick:
+            n = self.n
+            leader = trick[0][0]
+            count = len(trick)
+            if (seat - leader) % n < count:  # already played: the trick is the others' now
+                # p_take of the trick, the rest of it after (a run of seats).
+                holder, best = self._best(trick)
+                mine = 1.0 if holder % 2 == self.team else 0.0
+                led = self.t.eff[trick[0][1]]
+                p = self._p_max_run(best, led, mine, (leader + count) % n, n - count)
+                return trick_value(p, self.won, self.lost, list(self.qs().values()))
+            if self.to_play != seat:
+                # To play later in this trick: the others still to play follow (the seats
+                # after the trick so far, the bot left out).
+                return max(self._price(c, None, count)[0] for c in self.playable())
+        if self.to_play == seat:
             return max(self.value(c, None)[0] for c in self.playable())
-        if self.trick:  # to play later in this trick: the others still to play follow
-            after = [s for s in self.after(len(self.trick)) if s != self.seat]
-            return max(self.value(c, None, after)[0] for c in self.playable())
         return deal_odds(self.won, self.lost, list(self.qs().values()))
 
     def choose_card(self, cards: list[int]) -> list[int]:
