@@ -91,6 +91,7 @@ from mazo.core.game import PHASE_MASK, Game, State
 from mazo.core.tricks import K_TRICK
 from mazo.games.envite import (
     _K_MSG,
+    _K_PLAY,
     ACCEPT,
     BET_VALUES,
     CONSULT_BASE,
@@ -334,11 +335,15 @@ _SEEN: dict[tuple[Any, ...], dict[int, float]] = {}
 _SEEN_MAX = 4096
 
 
+# (played, voids, signers, signs, hand sizes, suit led): see _deal_facts.
+_Facts = tuple[int, tuple[int, ...], int, tuple[int, ...], tuple[int, ...], int]
+
+
 def _completed(
     t: _Table, n: int, tricks: Iterable[tuple[int, Sequence[int]]]
 ) -> tuple[int, list[int]]:
-    """The cards of the completed ``tricks`` ((leader, cards) each) and each seat's voids
-    they reveal (§7: a seat that did not follow)."""
+    """The cards of ``tricks`` ((leader, cards) each: the completed ones and the one on
+    the table) and each seat's voids they reveal (§7: a seat that did not follow)."""
     eff, void_of = t.eff, t.void_of
     played = 0
     voids = [0] * n
@@ -353,20 +358,20 @@ def _completed(
 
 # A deal's facts after a node of its log (:func:`_deal_facts`), by the node's id (the
 # node kept with them: an id names its object only while it lives).
-_FACTS: dict[int, tuple[Any, _Table, tuple[int, tuple[int, ...], int, tuple[int, ...]]]] = {}
+_FACTS: dict[int, tuple[Any, _Table, _Facts]] = {}
 _FACTS_MAX = 8192
 
 
-def _deal_facts(
-    node: Any, d: Any, n: int, t: _Table
-) -> tuple[int, tuple[int, ...], int, tuple[int, ...]]:
+def _deal_facts(node: Any, d: Any, n: int, t: _Table) -> _Facts:
     """The facts of the deal ``d`` that its log shows up to ``node`` (the newest): the
-    cards of its completed tricks, each seat's voids they reveal, the seats that signed
-    (a mask) and per seat the trumps its signs name (a mask).  The log is read back to a
+    cards played (the trick on the table too), each seat's voids they reveal (§7: a
+    seat that did not follow), the seats that signed (a mask), per seat the trumps its
+    signs name (a mask), each seat's hand size (the cards dealt less its plays) and the
+    effective suit led to the trick on the table (-1: none).  The log is read back to a
     node met before (a search's playouts ask after every move of the same lines), and
     each node read keeps its facts."""
     path = []
-    facts: tuple[int, tuple[int, ...], int, tuple[int, ...]] | None = None
+    facts: _Facts | None = None
     while node is not None and not (len(node) == 3 and node[2] is d):
         got = _FACTS.get(id(node))
         if got is not None and got[0] is node and got[1] is t:
@@ -375,32 +380,39 @@ def _deal_facts(
         path.append(node)
         node = node[0]
     if facts is None:
-        facts = (0, (0,) * n, 0, (0,) * n)
+        start = d.start
+        sizes = tuple((start >> s * 40 & _FULL).bit_count() for s in range(n))
+        facts = (0, (0,) * n, 0, (0,) * n, sizes, -1)
     if len(_FACTS) + len(path) > _FACTS_MAX:
         _FACTS.clear()
     eff, void_of, sign_card = t.eff, t.void_of, t.sign_card
     for node in reversed(path):
         kind = node[1]
-        if kind == K_TRICK:
-            played, voids, signers, signs = facts
-            cards = node[3]
-            lead = node[4]
-            led = eff[cards[0]]
-            new_voids = list(voids)
-            for i, card in enumerate(cards):
-                played |= 1 << card
-                if eff[card] != led:
-                    new_voids[(lead + i) % n] |= void_of[led]
-            facts = (played, tuple(new_voids), signers, signs)
+        if kind == _K_PLAY:
+            played, voids, signers, signs, sizes, led = facts
+            s = node[2]
+            card = node[3]
+            new_sizes = list(sizes)
+            new_sizes[s] -= 1
+            if led < 0:
+                led = eff[card]
+            elif eff[card] != led:
+                new_voids = list(voids)
+                new_voids[s] |= void_of[led]
+                voids = tuple(new_voids)
+            facts = (played | 1 << card, voids, signers, signs, tuple(new_sizes), led)
+        elif kind == K_TRICK:
+            played, voids, signers, signs, sizes, _ = facts
+            facts = (played, voids, signers, signs, sizes, -1)
         elif kind == _K_MSG and SIGNAL_BASE <= node[3] < CONSULT_BASE:
-            played, voids, signers, signs = facts
+            played, voids, signers, signs, sizes, led = facts
             s = node[2]
             card = sign_card.get(SIGNAL_KINDS[node[3] - SIGNAL_BASE], -1)
             if card >= 0:
                 new_signs = list(signs)
                 new_signs[s] |= 1 << card
                 signs = tuple(new_signs)
-            facts = (played, voids, signers | 1 << s, signs)
+            facts = (played, voids, signers | 1 << s, signs, sizes, led)
         _FACTS[id(node)] = (node, t, facts)
     return facts
 
@@ -489,6 +501,8 @@ class _View(TrickView):
         self.tumbo_any = any(obs.get("tumbo", ()))
         self.must_decide = obs.get("team_must_decide", True)
         self.must_answer = obs.get("team_must_answer", True)
+        if self.trick:  # the trick on the table: its cards and voids count too
+            tricks.append((self.trick[0][0], [c for _, c in self.trick]))
         played, voids = _completed(t, n, tricks)
         self._setup(n, t, _ids(obs["hand"]), played, voids, claims, reads)
 
@@ -513,10 +527,10 @@ class _View(TrickView):
         else:
             self.won, self.lost = tw & 15, tw >> 4
         self.to_play = (lead + len(trick)) % n
-        self.hand_sizes = [(h >> s * 40 & _FULL).bit_count() for s in range(n)]
         t = _table(n, d.vira, game.plain_rule)
-        # This deal's completed tricks and signs, from the log (:func:`_deal_facts`).
-        played, voids, signers, signs = _deal_facts(state._ev, d, n, t)
+        # This deal's plays and signs, from the log (:func:`_deal_facts`).
+        played, voids, signers, signs, sizes, _ = _deal_facts(state._ev, d, n, t)
+        self.hand_sizes = list(sizes)
         claims: dict[int, int] = {}
         self.signed = False
         if read_signs:
@@ -538,7 +552,8 @@ class _View(TrickView):
         self.must_decide = phase == _TUMBO and d.tumbo[team] and not d.tumbo[1 - team]
         self.must_answer = phase == _BET and team != bet[3]
         hand = h >> seat * 40 & _FULL
-        self._setup(n, t, hand, played, voids, claims, read_signs and opts["signals"] != "off")
+        reads = read_signs and opts["signals"] != "off"
+        self._setup(n, t, hand, played, list(voids), claims, reads)
         return self
 
     def _setup(
@@ -547,29 +562,20 @@ class _View(TrickView):
         t: _Table,
         hand: int,
         played: int,
-        voids_before: Sequence[int],
+        voids: list[int],
         claims: Mapping[int, int],
         reads_signs: bool,
     ) -> None:
-        """The facts both front doors share: played cards, the voids §7 reveals (a seat
-        that did not follow), the partners' cards known, the unseen cards and each seat's
-        pool of them.  ``played`` and ``voids_before``: those of the deal's completed
-        tricks (:func:`_completed`), the trick on the table added here."""
+        """The facts both front doors share: played cards and the voids §7 reveals (a
+        seat that did not follow), the trick on the table's too (:func:`_completed`,
+        :func:`_deal_facts`); the partners' cards known, the unseen cards and each seat's
+        pool of them (:meth:`_prepare`, when the odds are first asked)."""
         self.n = n
         self.t = t
         self.plain_rule = t.plain_rule
         self.hand_mask = hand
         self.hand = card_ids(hand)
         self.reads_signs = reads_signs
-        voids = list(voids_before)
-        trick = self.trick
-        if trick:
-            eff, void_of = t.eff, t.void_of
-            led = eff[trick[0][1]]
-            for seat, card in trick:
-                played |= 1 << card
-                if eff[card] != led:
-                    voids[seat] |= void_of[led]
         self.played = played
         self.voids = voids
         self._claims = claims
