@@ -417,6 +417,14 @@ def _deal_facts(node: Any, d: Any, n: int, t: _Table) -> _Facts:
     return facts
 
 
+# min(1, hidden / pool) (0 for no pool) by [hidden][pool]: a seat's chance of holding
+# one given card of its pool (_View._prepare).
+_RATE = tuple(
+    tuple(min(1.0, hidden / pool) if pool else 0.0 for pool in range(41)) for hidden in range(41)
+)
+# The seats of a run (_View._p_max_run), the bot left out, by ``n | run << 4 | me << 12``.
+_RUN_SEATS: dict[int, list[int]] = {}
+
 # 1 - holds(pool, hidden, good) by ``pool << 12 | hidden << 6 | good`` (_View._p_voids).
 _VOID: dict[int, float] = {}
 
@@ -637,7 +645,7 @@ class _View(TrickView):
             self.hidden = hidden = list(self.hand_sizes)
         self._pools = pools = [unseen & ~v for v in self.voids]
         self._sizes = sizes = [p.bit_count() for p in pools]
-        self._rates = [min(1.0, hidden[s] / size) if size else 0.0 for s, size in enumerate(sizes)]
+        self._rates = [_RATE[h][size] for h, size in zip(hidden, sizes, strict=True)]
         self._ready = True
 
     @property
@@ -773,7 +781,12 @@ class _View(TrickView):
             if not self._ready:
                 self._prepare()
             n, me = self.n, self.seat
-            seats = [s for i in range(start, start + length) if (s := i % n) != me]
+            at = n | run << 4 | me << 12
+            seats = _RUN_SEATS.get(at)
+            if seats is None:
+                seats = _RUN_SEATS[at] = [
+                    s for i in range(start, start + length) if (s := i % n) != me
+                ]
             got = self._runs[key] = self._p_max_of(best, led, mine, seats, run)
         return got
 
@@ -1043,7 +1056,9 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
             # The rules the bot was made for read from the state's own: the slow door.
             return self.choose(state.observation(state.to_act))
         seat = state.to_act
-        legal = state.legal_actions()
+        legal = state._legal  # the engine's cached list (read, never changed here)
+        if legal is None:
+            legal = state.legal_actions()
         if seat is None or not legal:
             raise RulesError(
                 f"seat {seat!r} has no legal action in this observation (to_act is {seat!r})"
