@@ -614,6 +614,7 @@ class _View(TrickView):
         self._runs: dict[int, float] = runs
         # The key of q's odds in _runs, less the card's (see _p_max_run, q).
         self._qrun = 512 | ((self.seat + 1) % n | (n - 1) << 4) << 10
+        self._held: tuple[int, int] | None = None  # the trick's best play (_price)
 
     def _prepare(self) -> None:
         """The facts the odds read: the partners' cards known (claims on cards not seen
@@ -929,7 +930,10 @@ class _View(TrickView):
         t = self.t
         trick = self.trick
         if trick:
-            holder, best = self._best(trick)
+            held = self._held
+            if held is None:
+                held = self._held = self._best(trick)
+            holder, best = held
             leader = trick[0][0]
             led = t.eff[trick[0][1]]
             e = t.eff[card]
@@ -960,6 +964,16 @@ class _View(TrickView):
         else:
             rest = [qs[c] for c in self.hand if c != card]
         won, lost = self.won, self.lost
+        if len(rest) == 2 and won < 2 and lost < 1:
+            # deal_odds(won + 1, lost, rest) and deal_odds(won, lost + 1, rest) for two
+            # chances and lost == 0, both lines of its unrolled code as they run there.
+            a, b = rest
+            both = a * b
+            one = min(1.0, ((1.0 - a) * b + a * (1.0 - b)) + both)
+            if won == 1:  # win: need 0 -> 1.0; lose: need 1 over two chances
+                return p * 1.0 + (1.0 - p) * one
+            # won == 0: win: need 1 over two chances; lose: need 2 over two chances
+            return p * one + (1.0 - p) * min(1.0, both)
         return p * deal_odds(won + 1, lost, rest) + (1.0 - p) * deal_odds(won, lost + 1, rest)
 
     def estimate(self) -> float:
