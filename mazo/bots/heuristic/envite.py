@@ -821,9 +821,10 @@ class _View(TrickView):
                 total, ours = got
                 if total <= 0.0:
                     continue
+                keep = 1.0 - total  # the same float each card
                 for _ in range(held.bit_count()):
                     result += none_above * ours
-                    none_above *= 1.0 - total
+                    none_above *= keep
                     if none_above <= 0.0:
                         return result + none_above * mine
             return result + none_above * mine
