@@ -635,8 +635,9 @@ class _View(TrickView):
                 known[seat] = cards
         self._known = known
         known_any = 0
-        for cards in known:
-            known_any |= cards
+        if self._claims:
+            for cards in known:
+                known_any |= cards
         self._known_any = known_any
         taken = out | known_any
         self.unseen = unseen = _FULL & ~taken
@@ -906,7 +907,12 @@ class _View(TrickView):
         """``q`` of every card in hand (hand order)."""
         qs = self._qs
         if qs is None:
-            qs = self._qs = {c: self.q(c) for c in self.hand}
+            # q of each card, its memo read here (q's key), priced when missing.
+            runs, eff, qrun = self._runs, self.t.eff, self._qrun
+            qs = self._qs = {}
+            for c in self.hand:
+                got = runs.get(c | eff[c] << 6 | qrun)
+                qs[c] = self.q(c) if got is None else got
         return qs
 
     def value(
