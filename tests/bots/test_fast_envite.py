@@ -141,22 +141,27 @@ def test_trick_odds_by_category_equal_the_card_by_card_loop(
     assert checked > 200
 
 
-_FACTS_OPTIONS = [
-    (4, {}),
-    (6, {"tumbo_show_captain": True}),
-    (8, {}),
-    (8, {"follow_rule": "trump_leads_only"}),
-    (4, {"renuncio_mode": "penalize"}),
-    (12, {"signals": "off"}),
+# (players, options, stones at the start: tumbo deals from 11)
+_FACTS_OPTIONS: list[tuple[int, dict[str, bool | str], list[int] | None]] = [
+    (4, {}, None),
+    (4, {}, [11, 9]),
+    (6, {"tumbo_show_captain": True}, [4, 11]),
+    (8, {}, None),
+    (8, {"follow_rule": "trump_leads_only"}, None),
+    (4, {"renuncio_mode": "penalize"}, None),
+    (12, {"signals": "off"}, [11, 11]),
 ]
 
 
-def _walk(game: mazo.Game, seed: int, moves: int) -> list[mazo.State]:
-    """The states of a seeded match, a random move every third one, the signing
-    heuristic's otherwise (signs, bets and tumbo calls included)."""
+def _walk(
+    game: mazo.Game, seed: int, moves: int, scores: list[int] | None = None
+) -> list[mazo.State]:
+    """The states of a seeded match (from ``scores`` stones), a random move every third
+    one, the signing heuristic's otherwise (signs, bets and tumbo calls included)."""
     bot = EnviteHeuristic(game, seed=seed, signals=True)
     rnd = random.Random(seed)
-    state = game.new_match(seed=seed)
+    setup = {"scores": scores} if scores else None
+    state = game.new_match(seed=seed, setup=setup)
     out = []
     for _ in range(moves):
         if state.match_over:
@@ -168,9 +173,9 @@ def _walk(game: mazo.Game, seed: int, moves: int) -> list[mazo.State]:
     return out
 
 
-@pytest.mark.parametrize(("players", "options"), _FACTS_OPTIONS)
+@pytest.mark.parametrize(("players", "options", "scores"), _FACTS_OPTIONS)
 def test_state_views_read_the_facts_the_observation_shows(
-    players: int, options: dict[str, bool | str]
+    players: int, options: dict[str, bool | str], scores: list[int] | None
 ) -> None:
     """The state door reads a deal's plays, voids, hand sizes and signs from the log,
     node by node, keeping each node's facts for the next read: every seat's view of
@@ -179,7 +184,7 @@ def test_state_views_read_the_facts_the_observation_shows(
     game = mazo.load_game("envite", players, **options)
     checked = 0
     for match in range(3):
-        for state in _walk(game, 300 + match, 150):
+        for state in _walk(game, 300 + match, 150, scores):
             hands = state._h
             for seat in range(players):
                 for signs in (False, True):
@@ -211,9 +216,9 @@ def test_state_views_read_the_facts_the_observation_shows(
     assert checked > 1000
 
 
-@pytest.mark.parametrize(("players", "options"), _FACTS_OPTIONS)
+@pytest.mark.parametrize(("players", "options", "scores"), _FACTS_OPTIONS)
 def test_views_sharing_the_trick_odds_price_as_fresh_ones(
-    players: int, options: dict[str, bool | str]
+    players: int, options: dict[str, bool | str], scores: list[int] | None
 ) -> None:
     """Views with the same odds' facts share one memo of trick odds (a search meets the
     same seat in the same spot again): at every seat of seeded matches, E, q and each
@@ -222,7 +227,7 @@ def test_views_sharing_the_trick_odds_price_as_fresh_ones(
     from mazo.bots.heuristic import envite
 
     game = mazo.load_game("envite", players, **options)
-    walked = [s for match in range(2) for s in _walk(game, 700 + match, 100)]
+    walked = [s for match in range(2) for s in _walk(game, 700 + match, 100, scores)]
     # And what a search meets: samples of a seat's observation played on a few moves
     # (the seat's hand the same, the others' hands and plays not).
     bot = EnviteHeuristic(game, seed=5)
