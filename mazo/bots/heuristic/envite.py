@@ -518,7 +518,7 @@ class _View(TrickView):
     def of_state(cls, state: EnviteState, seat: int, read_signs: bool) -> _View:
         """The view of ``seat`` from the engine's state: what its observation shows (its
         hand, the plays, its partners' signs and shown hands), no other hidden card."""
-        self = cls.blank()
+        self = object.__new__(cls)  # TrickView.blank
         game = state._g
         d = state._d
         n = game.players
@@ -528,7 +528,7 @@ class _View(TrickView):
         # TrickView.read_state's facts, read here without its generality.
         self.seat = seat
         self.team = team = seat & 1
-        self.trick = [((lead + i) % n, c) for i, c in enumerate(trick)]
+        self.trick = [((lead + i) % n, c) for i, c in enumerate(trick)] if trick else []
         tw = state._tw
         if team:
             self.won, self.lost = tw >> 4, tw & 15
@@ -541,7 +541,7 @@ class _View(TrickView):
         self.hand_sizes = list(sizes)
         claims: dict[int, int] = {}
         self.signed = False
-        if read_signs:
+        if read_signs and signers:
             self.signed = bool(signers >> seat & 1)
             for s in range(team, n, 2):
                 if s != seat and signs[s]:
