@@ -700,7 +700,12 @@ class EnviteState(PartnershipState):
         if phase == PLAY:
             if seat == self.to_act:
                 hand = self._h >> seat * 40 & _FULL
-                out = list(iter_bits(hand if game.penalize else self._follow(hand)))
+                cards = hand if game.penalize else self._follow(hand)
+                out = []  # iter_bits(cards), lowest first, without its generator
+                while cards:
+                    low = cards & -cards
+                    out.append(low.bit_length() - 1)
+                    cards ^= low
             else:
                 out = []
             if self._may_envio(seat):

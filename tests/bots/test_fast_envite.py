@@ -15,6 +15,7 @@ import pytest
 import mazo
 from mazo.bots.heuristic.envite import TRUMP, EnviteHeuristic, _View
 from mazo.bots.odds import deal_odds, holds
+from mazo.core.rng import Rng
 
 
 def _deal_odds_loop(won: int, lost: int, chances: list[float]) -> float:
@@ -138,3 +139,127 @@ def test_trick_odds_by_category_equal_the_card_by_card_loop(
             )
             state = state.apply(move)
     assert checked > 200
+
+
+# (players, options, stones at the start: tumbo deals from 11)
+_FACTS_OPTIONS: list[tuple[int, dict[str, bool | str], list[int] | None]] = [
+    (4, {}, None),
+    (4, {}, [11, 9]),
+    (6, {"tumbo_show_captain": True}, [4, 11]),
+    (8, {}, None),
+    (8, {"follow_rule": "trump_leads_only"}, None),
+    (4, {"renuncio_mode": "penalize"}, None),
+    (12, {"signals": "off"}, [11, 11]),
+]
+
+
+def _walk(
+    game: mazo.Game, seed: int, moves: int, scores: list[int] | None = None
+) -> list[mazo.State]:
+    """The states of a seeded match (from ``scores`` stones), a random move every third
+    one, the signing heuristic's otherwise (signs, bets and tumbo calls included)."""
+    bot = EnviteHeuristic(game, seed=seed, signals=True)
+    rnd = random.Random(seed)
+    setup = {"scores": scores} if scores else None
+    state = game.new_match(seed=seed, setup=setup)
+    out = []
+    for _ in range(moves):
+        if state.match_over:
+            break
+        out.append(state)
+        legal = state.legal_actions()
+        move = rnd.choice(legal) if rnd.random() < 0.35 else bot.choose_state(state)
+        state = state.apply(move)
+    return out
+
+
+@pytest.mark.parametrize(("players", "options", "scores"), _FACTS_OPTIONS)
+def test_state_views_read_the_facts_the_observation_shows(
+    players: int, options: dict[str, bool | str], scores: list[int] | None
+) -> None:
+    """The state door reads a deal's plays, voids, hand sizes and signs from the log,
+    node by node, keeping each node's facts for the next read: every seat's view of
+    every state of seeded matches has the facts of its observation's view, and each
+    hand size is the hand's card count."""
+    game = mazo.load_game("envite", players, **options)
+    checked = 0
+    for match in range(3):
+        for state in _walk(game, 300 + match, 150, scores):
+            hands = state._h
+            for seat in range(players):
+                for signs in (False, True):
+                    fast = _View.of_state(state, seat, signs)
+                    slow = _View(game, state.observation(seat), signs)
+                    assert fast.hand_sizes == slow.hand_sizes
+                    assert fast.hand_sizes == [
+                        (hands >> s * 40 & (1 << 40) - 1).bit_count() for s in range(players)
+                    ]
+                    assert (fast.played, fast.voids, fast.hand) == (
+                        slow.played,
+                        slow.voids,
+                        slow.hand,
+                    )
+                    assert (fast.trick, fast.won, fast.lost, fast.to_play) == (
+                        slow.trick,
+                        slow.won,
+                        slow.lost,
+                        slow.to_play,
+                    )
+                    assert fast.signed == slow.signed
+                    assert dict(fast._claims) == dict(slow._claims)
+                    assert (fast.known, fast.unseen, fast.hidden) == (
+                        slow.known,
+                        slow.unseen,
+                        slow.hidden,
+                    )
+                    checked += 1
+    assert checked > 1000
+
+
+@pytest.mark.parametrize(("players", "options", "scores"), _FACTS_OPTIONS)
+def test_views_sharing_the_trick_odds_price_as_fresh_ones(
+    players: int, options: dict[str, bool | str], scores: list[int] | None
+) -> None:
+    """Views with the same odds' facts share one memo of trick odds (a search meets the
+    same seat in the same spot again): at every seat of seeded matches, E, q and each
+    playable card's value read through a warm memo (every view seen before, the
+    states visited in another order) equal a cold one's to the bit."""
+    from mazo.bots.heuristic import envite
+
+    game = mazo.load_game("envite", players, **options)
+    walked = [s for match in range(2) for s in _walk(game, 700 + match, 100, scores)]
+    # And what a search meets: samples of a seat's observation played on a few moves
+    # (the seat's hand the same, the others' hands and plays not).
+    bot = EnviteHeuristic(game, seed=5)
+    states = walked[:]
+    for state in walked[::5]:
+        sampler = game.sampler(state.observation(state.to_act))
+        for k in range(6):
+            sample = sampler(Rng(k))
+            for _ in range(1 + k % 3):
+                if sample.hand_over or sample.match_over:
+                    break
+                states.append(sample)
+                sample = sample.apply(bot.choose_state(sample))
+
+    def numbers(state: mazo.State, seat: int) -> list[str]:
+        view = _View.of_state(state, seat, True)
+        out = [view.estimate().hex()]
+        out += [view.q(c).hex() for c in view.hand]
+        if view.to_play == seat:
+            out += [f.hex() for c in view.playable() for f in view.value(c, None)]
+        return out
+
+    cold = {}
+    for i, state in enumerate(states):
+        for seat in range(players):
+            envite._SEEN.clear()
+            cold[i, seat] = numbers(state, seat)
+    envite._SEEN.clear()
+    rnd = random.Random(players)
+    order = [(i, seat) for i in range(len(states)) for seat in range(players)] * 2
+    rnd.shuffle(order)
+    hits = len(envite._SEEN)
+    for i, seat in order:
+        assert numbers(states[i], seat) == cold[i, seat], (i, seat)
+    assert len(envite._SEEN) < len(order) - hits  # views met again read the memo

@@ -91,6 +91,7 @@ from mazo.core.game import PHASE_MASK, Game, State
 from mazo.core.tricks import K_TRICK
 from mazo.games.envite import (
     _K_MSG,
+    _K_PLAY,
     ACCEPT,
     BET_VALUES,
     CONSULT_BASE,
@@ -329,6 +330,121 @@ def _table(n: int, vira: int, plain_rule: bool) -> _Table:
     return t
 
 
+# The views seen lately by their facts (:meth:`_View._setup`), for their odds' memos.
+_SEEN: dict[tuple[Any, ...], dict[int, float]] = {}
+_SEEN_MAX = 4096
+
+
+# (played, voids, signers, signs, hand sizes, suit led): see _deal_facts.
+_Facts = tuple[int, tuple[int, ...], int, tuple[int, ...], tuple[int, ...], int]
+
+
+def _completed(
+    t: _Table, n: int, tricks: Iterable[tuple[int, Sequence[int]]]
+) -> tuple[int, list[int]]:
+    """The cards of ``tricks`` ((leader, cards) each: the completed ones and the one on
+    the table) and each seat's voids they reveal (§7: a seat that did not follow)."""
+    eff, void_of = t.eff, t.void_of
+    played = 0
+    voids = [0] * n
+    for lead, cards in tricks:
+        led = eff[cards[0]]
+        for i, card in enumerate(cards):
+            played |= 1 << card
+            if eff[card] != led:
+                voids[(lead + i) % n] |= void_of[led]
+    return played, voids
+
+
+# A deal's facts after a node of its log (:func:`_deal_facts`), by the node's id (the
+# node kept with them: an id names its object only while it lives).
+_FACTS: dict[int, tuple[Any, _Table, _Facts]] = {}
+_FACTS_MAX = 8192
+
+
+def _deal_facts(node: Any, d: Any, n: int, t: _Table) -> _Facts:
+    """The facts of the deal ``d`` that its log shows up to ``node`` (the newest): the
+    cards played (the trick on the table too), each seat's voids they reveal (§7: a
+    seat that did not follow), the seats that signed (a mask), per seat the trumps its
+    signs name (a mask), each seat's hand size (the cards dealt less its plays) and the
+    effective suit led to the trick on the table (-1: none).  The log is read back to a
+    node met before (a search's playouts ask after every move of the same lines), and
+    each node read keeps its facts."""
+    path = []
+    facts: _Facts | None = None
+    while node is not None and not (len(node) == 3 and node[2] is d):
+        got = _FACTS.get(id(node))
+        if got is not None and got[0] is node and got[1] is t:
+            facts = got[2]
+            break
+        path.append(node)
+        node = node[0]
+    if facts is None:
+        start = d.start
+        sizes = tuple((start >> s * 40 & _FULL).bit_count() for s in range(n))
+        facts = (0, (0,) * n, 0, (0,) * n, sizes, -1)
+    if len(_FACTS) + len(path) > _FACTS_MAX:
+        _FACTS.clear()
+    eff, void_of, sign_card = t.eff, t.void_of, t.sign_card
+    for node in reversed(path):
+        kind = node[1]
+        if kind == _K_PLAY:
+            played, voids, signers, signs, sizes, led = facts
+            s = node[2]
+            card = node[3]
+            new_sizes = list(sizes)
+            new_sizes[s] -= 1
+            if led < 0:
+                led = eff[card]
+            elif eff[card] != led:
+                new_voids = list(voids)
+                new_voids[s] |= void_of[led]
+                voids = tuple(new_voids)
+            facts = (played | 1 << card, voids, signers, signs, tuple(new_sizes), led)
+        elif kind == K_TRICK:
+            played, voids, signers, signs, sizes, _ = facts
+            facts = (played, voids, signers, signs, sizes, -1)
+        elif kind == _K_MSG and SIGNAL_BASE <= node[3] < CONSULT_BASE:
+            played, voids, signers, signs, sizes, led = facts
+            s = node[2]
+            card = sign_card.get(SIGNAL_KINDS[node[3] - SIGNAL_BASE], -1)
+            if card >= 0:
+                new_signs = list(signs)
+                new_signs[s] |= 1 << card
+                signs = tuple(new_signs)
+            facts = (played, voids, signers | 1 << s, signs, sizes, led)
+        _FACTS[id(node)] = (node, t, facts)
+    return facts
+
+
+# min(1, hidden / pool) (0 for no pool) by [hidden][pool]: a seat's chance of holding
+# one given card of its pool (_View._prepare).
+_RATE = tuple(
+    tuple(min(1.0, hidden / pool) if pool else 0.0 for pool in range(41)) for hidden in range(41)
+)
+# The seats of a run (_View._p_max_run), the bot left out, by ``n | run << 4 | me << 12``.
+_RUN_SEATS: dict[int, list[int]] = {}
+
+# 1 - holds(pool, hidden, good) by ``pool << 12 | hidden << 6 | good`` (_View._p_voids).
+_VOID: dict[int, float] = {}
+
+
+def _sign_action(t: _Table, trumps: Sequence[int]) -> int:
+    """The sign of a hand holding ``trumps`` (cheapest first): its best trump, or what
+    kind of hand it is."""
+    if not trumps:
+        kind = "no_trump"
+    else:
+        named = t.sign_kind[trumps[-1]]
+        if named is not None:
+            kind = named
+        elif len(trumps) == 3:
+            kind = "three_trumps"
+        else:
+            kind = "small_trumps"
+    return SIGNAL_BASE + SIGNAL_KINDS.index(kind)
+
+
 def _ids(codes: Iterable[str]) -> int:
     """The mask of card codes (the observation door parses; the state door never does)."""
     return card_mask(LATIN_40, codes)
@@ -393,46 +509,43 @@ class _View(TrickView):
         self.tumbo_any = any(obs.get("tumbo", ()))
         self.must_decide = obs.get("team_must_decide", True)
         self.must_answer = obs.get("team_must_answer", True)
-        self._setup(n, t, _ids(obs["hand"]), tricks, claims, reads)
+        if self.trick:  # the trick on the table: its cards and voids count too
+            tricks.append((self.trick[0][0], [c for _, c in self.trick]))
+        played, voids = _completed(t, n, tricks)
+        self._setup(n, t, _ids(obs["hand"]), played, voids, claims, reads)
 
     @classmethod
     def of_state(cls, state: EnviteState, seat: int, read_signs: bool) -> _View:
         """The view of ``seat`` from the engine's state: what its observation shows (its
         hand, the plays, its partners' signs and shown hands), no other hidden card."""
-        self = cls.blank()
-        hand = self.read_state(state, seat, codes=False)
+        self = object.__new__(cls)  # TrickView.blank
         game = state._g
         d = state._d
         n = game.players
+        h = state._h
+        lead = state._lead
+        trick = state._trick
+        # TrickView.read_state's facts, read here without its generality.
+        self.seat = seat
+        self.team = team = seat & 1
+        self.trick = [((lead + i) % n, c) for i, c in enumerate(trick)] if trick else []
+        tw = state._tw
+        if team:
+            self.won, self.lost = tw >> 4, tw & 15
+        else:
+            self.won, self.lost = tw & 15, tw >> 4
+        self.to_play = (lead + len(trick)) % n
         t = _table(n, d.vira, game.plain_rule)
-        team = self.team
-        # This deal's log, newest first: its tricks (and with signs, the messages).
-        tricks: list[tuple[int, Sequence[int]]] = []
+        # This deal's plays and signs, from the log (:func:`_deal_facts`).
+        played, voids, signers, signs, sizes, _ = _deal_facts(state._ev, d, n, t)
+        self.hand_sizes = list(sizes)
         claims: dict[int, int] = {}
         self.signed = False
-        todo = self.won + self.lost
-        node = state._ev
-        if read_signs:
-            sign_card = t.sign_card
-            while node is not None and not (len(node) == 3 and node[2] is d):
-                kind = node[1]
-                if kind == K_TRICK:
-                    tricks.append((node[4], node[3]))
-                elif kind == _K_MSG and SIGNAL_BASE <= node[3] < CONSULT_BASE:
-                    s = node[2]
-                    if s == seat:
-                        self.signed = True
-                    elif s & 1 == team:
-                        card = sign_card.get(SIGNAL_KINDS[node[3] - SIGNAL_BASE], -1)
-                        if card >= 0:
-                            claims[s] = claims.get(s, 0) | 1 << card
-                node = node[0]
-        else:
-            while todo:
-                if node[1] == K_TRICK:
-                    tricks.append((node[4], node[3]))
-                    todo -= 1
-                node = node[0]
+        if read_signs and signers:
+            self.signed = bool(signers >> seat & 1)
+            for s in range(team, n, 2):
+                if s != seat and signs[s]:
+                    claims[s] = signs[s]
         opts = game.options
         if opts["tumbo_show_captain"] and seat in game.captains and d.tumbo[team]:
             for mate in game.teams[team]:
@@ -446,7 +559,9 @@ class _View(TrickView):
         self.tumbo_deal = self.tumbo_any = d.tumbo[0] or d.tumbo[1]
         self.must_decide = phase == _TUMBO and d.tumbo[team] and not d.tumbo[1 - team]
         self.must_answer = phase == _BET and team != bet[3]
-        self._setup(n, t, hand, tricks, claims, read_signs and opts["signals"] != "off")
+        hand = h >> seat * 40 & _FULL
+        reads = read_signs and opts["signals"] != "off"
+        self._setup(n, t, hand, played, list(voids), claims, reads)
         return self
 
     def _setup(
@@ -454,40 +569,52 @@ class _View(TrickView):
         n: int,
         t: _Table,
         hand: int,
-        tricks: Iterable[tuple[int, Sequence[int]]],
+        played: int,
+        voids: list[int],
         claims: Mapping[int, int],
         reads_signs: bool,
     ) -> None:
-        """The facts both front doors share: played cards, the voids §7 reveals (a seat
-        that did not follow), the partners' cards known, the unseen cards and each seat's
-        pool of them."""
+        """The facts both front doors share: played cards and the voids §7 reveals (a
+        seat that did not follow), the trick on the table's too (:func:`_completed`,
+        :func:`_deal_facts`); the partners' cards known, the unseen cards and each seat's
+        pool of them (:meth:`_prepare`, when the odds are first asked)."""
         self.n = n
         self.t = t
         self.plain_rule = t.plain_rule
         self.hand_mask = hand
         self.hand = card_ids(hand)
         self.reads_signs = reads_signs
-        eff, void_of = t.eff, t.void_of
-        played = 0
-        voids = [0] * n
-        plays = [[((lead + i) % n, c) for i, c in enumerate(cards)] for lead, cards in tricks]
-        for trick in [*plays, self.trick]:
-            if not trick:
-                continue
-            led = eff[trick[0][1]]
-            for seat, card in trick:
-                played |= 1 << card
-                if eff[card] != led:
-                    voids[seat] |= void_of[led]
         self.played = played
         self.voids = voids
         self._claims = claims
         self._ready = False  # the odds' facts (_prepare) wait for the first odds asked
         self._void_p: dict[int, list[float]] = {}
-        self._p_maxes: dict[tuple[float, ...], float] = {}
-        self._shares: dict[tuple[int, int, tuple[int, ...]], tuple[float, float]] = {}
+        # The odds' memos, keyed by ints: trick odds (:meth:`_p_max`, :meth:`_p_max_run`),
+        # the categories' shares (:meth:`_p_max_of`).
+        self._p_maxes: dict[int, float] = {}
+        self._shares: dict[int, tuple[float, float]] = {}
+        self._sids: dict[tuple[int, ...], int] = {}
         self._qs: dict[int, float] | None = None
         self._values: dict[int, tuple[float, float]] = {}
+        # The trick odds of :meth:`_p_max_run` (their key names the trick's best card,
+        # led suit and seats after it) are a function of these facts alone, the odds'
+        # facts that _prepare reads (the trick on the table, tricks won, the decision's
+        # facts only weigh them): a view with the same facts as one seen lately (a search
+        # meets the same seat in the same spot again) reads the same memo of them, so the
+        # same odds are not priced twice.  (One flat tuple and one dict of floats kept a
+        # view: few objects for the garbage collector.)
+        key = (t, self.seat, hand, played, *voids, *self.hand_sizes)
+        if claims:
+            key += tuple(x for item in claims.items() for x in item)
+        runs = _SEEN.get(key)
+        if runs is None:
+            if len(_SEEN) >= _SEEN_MAX:
+                _SEEN.clear()
+            runs = _SEEN[key] = {}
+        self._runs: dict[int, float] = runs
+        # The key of q's odds in _runs, less the card's (see _p_max_run, q).
+        self._qrun = 512 | ((self.seat + 1) % n | (n - 1) << 4) << 10
+        self._held: tuple[int, int] | None = None  # the trick's best play (_price)
 
     def _prepare(self) -> None:
         """The facts the odds read: the partners' cards known (claims on cards not seen
@@ -508,16 +635,19 @@ class _View(TrickView):
                 known[seat] = cards
         self._known = known
         known_any = 0
-        for cards in known:
-            known_any |= cards
+        if self._claims:
+            for cards in known:
+                known_any |= cards
         self._known_any = known_any
         taken = out | known_any
         self.unseen = unseen = _FULL & ~taken
-        self.hidden = hidden = [self.hand_sizes[s] - known[s].bit_count() for s in range(n)]
+        if known_any:
+            self.hidden = hidden = [self.hand_sizes[s] - known[s].bit_count() for s in range(n)]
+        else:
+            self.hidden = hidden = list(self.hand_sizes)
         self._pools = pools = [unseen & ~v for v in self.voids]
-        self._rates = [
-            min(1.0, hidden[s] / p.bit_count()) if p else 0.0 for s, p in enumerate(pools)
-        ]
+        self._sizes = sizes = [p.bit_count() for p in pools]
+        self._rates = [_RATE[h][size] for h, size in zip(hidden, sizes, strict=True)]
         self._ready = True
 
     @property
@@ -601,13 +731,18 @@ class _View(TrickView):
             if not self._ready:
                 self._prepare()
             plain = self.t.plain[suit]
+            known, sizes, hidden = self._known, self._sizes, self.hidden
             got = []
             for seat, pool in enumerate(self._pools):
-                if self._known[seat] & plain:
+                if known[seat] & plain:
                     got.append(0.0)
                 else:
-                    count = (pool & plain).bit_count()
-                    got.append(1.0 - _holds(pool.bit_count(), self.hidden[seat], count))
+                    key = sizes[seat] << 12 | hidden[seat] << 6 | (pool & plain).bit_count()
+                    void = _VOID.get(key)
+                    if void is None:
+                        count = (pool & plain).bit_count()
+                        void = _VOID[key] = 1.0 - _holds(sizes[seat], hidden[seat], count)
+                    got.append(void)
             self._void_p[suit] = got
         return got
 
@@ -619,27 +754,55 @@ class _View(TrickView):
 
     def _p_max(self, best: int, led: int, mine: float, after: list[int]) -> float:
         """P(team wins): the strongest card the seats ``after`` can play over ``best`` is
-        a partner's, or none exists and ``best`` is ours (``mine``); cards held
-        independently, each seat playing its best.  Memoized a view (a lead's ``q`` and
-        ``value`` ask the same)."""
-        key = (best, led, mine, *after)
+        a partner's, or none exists and ``best`` is ours (``mine``: 1.0 or 0.0); cards
+        held independently, each seat playing its best.  Memoized a view (a lead's ``q``
+        and ``value`` ask the same): any list of seats here, :meth:`_p_max_run` for a run
+        of seats in playing order (what ``q`` and ``value`` ask) with no tuple built."""
+        seats = tuple(after)
+        sid = self._sids.get(seats)
+        if sid is None:
+            sid = self._sids[seats] = len(self._sids) + 1
+        key = best | led << 6 | (mine > 0.0) << 9 | sid << 18
         got = self._p_maxes.get(key)
         if got is None:
             if not self._ready:
                 self._prepare()
-            got = self._p_maxes[key] = self._p_max_of(best, led, mine, after)
+            me = self.seat
+            got = self._p_maxes[key] = self._p_max_of(
+                best, led, mine, [s for s in after if s != me], sid << 8
+            )
         return got
 
-    def _p_max_of(self, best: int, led: int, mine: float, after: list[int]) -> float:
-        me = self.seat
-        seats = [s for s in after if s != me]
-        known = self._known
+    def _p_max_run(self, best: int, led: int, mine: float, start: int, length: int) -> float:
+        """:meth:`_p_max` with ``after`` the ``length`` seats from ``start`` on (cyclic),
+        memoized by an int (below the keys of :meth:`_p_max`'s lists)."""
+        run = start | length << 4
+        key = best | led << 6 | (mine > 0.0) << 9 | run << 10
+        got = self._runs.get(key)
+        if got is None:
+            if not self._ready:
+                self._prepare()
+            n, me = self.n, self.seat
+            at = n | run << 4 | me << 12
+            seats = _RUN_SEATS.get(at)
+            if seats is None:
+                seats = _RUN_SEATS[at] = [
+                    s for i in range(start, start + length) if (s := i % n) != me
+                ]
+            got = self._runs[key] = self._p_max_of(best, led, mine, seats, run)
+        return got
+
+    def _p_max_of(self, best: int, led: int, mine: float, seats: list[int], skey: int) -> float:
+        """The trick odds of :meth:`_p_max` over ``seats`` (the seats after, the bot left
+        out; ``skey``: an int naming them, for the memo of the categories' shares)."""
+        known_any = self._known_any
         cand = self.unseen
-        for s in seats:
-            cand |= known[s]
+        if known_any:
+            known = self._known
+            for s in seats:
+                cand |= known[s]
         t = self.t
         trump_needs_void = self.plain_rule and led != TRUMP
-        tstr, cat, known_any = t.tstr, t.cat, self._known_any
         # An unseen card no partner is known to hold is in a seat's pool as every other
         # card of its category is (voids are whole categories), so it has its category's
         # share: with no known card among the beaters, a run of one category is one share
@@ -647,36 +810,40 @@ class _View(TrickView):
         result, none_above = 0.0, 1.0
         if not known_any & cand & t.beat_mask[led][best]:
             memo = self._shares
-            key = tuple(seats)
+            base = led << 3 | skey << 6
             for c, mask in t.runs[led][best]:
                 held = cand & mask
                 if not held:
                     continue
-                got = memo.get((c, led, key))
+                got = memo.get(base | c)
                 if got is None:
-                    needs_void = trump_needs_void and c >= 4
-                    got = memo[(c, led, key)] = self._share(held & -held, seats, led, needs_void)
+                    pv = self._p_voids(led) if trump_needs_void and c >= 4 else None
+                    got = memo[base | c] = self._share(held & -held, seats, pv)
                 total, ours = got
                 if total <= 0.0:
                     continue
+                keep = 1.0 - total  # the same float each card
                 for _ in range(held.bit_count()):
                     result += none_above * ours
-                    none_above *= 1.0 - total
+                    none_above *= keep
                     if none_above <= 0.0:
                         return result + none_above * mine
             return result + none_above * mine
+        tstr, cat = t.tstr, t.cat
+        pv = self._p_voids(led) if trump_needs_void else None
         shares: dict[int, tuple[float, float]] = {}
         for card in t.beaters[led][best]:
             bit = 1 << card
             if not cand & bit:
                 continue
             if known_any & bit:
-                total, ours = self._share(bit, seats, led, trump_needs_void and tstr[card] > 0)
+                total, ours = self._share(bit, seats, pv if tstr[card] > 0 else None)
             else:
                 got = shares.get(cat[card])
                 if got is None:
-                    needs_void = trump_needs_void and tstr[card] > 0
-                    got = shares[cat[card]] = self._share(bit, seats, led, needs_void)
+                    got = shares[cat[card]] = self._share(
+                        bit, seats, pv if tstr[card] > 0 else None
+                    )
                 total, ours = got
             if total <= 0.0:
                 continue
@@ -686,27 +853,39 @@ class _View(TrickView):
                 break
         return result + none_above * mine
 
-    def _share(self, bit: int, seats: list[int], led: int, needs_void: bool) -> tuple[float, float]:
+    def _share(self, bit: int, seats: list[int], pv: list[float] | None) -> tuple[float, float]:
         """(the chance that one of ``seats`` holds the card ``bit``, that a partner
         does), summed seat by seat and capped at 1; a trump over a plain lead needs a void
-        in the suit led."""
-        known, pools, rates, team = self._known, self._pools, self._rates, self.team
-        voids = self._p_voids(led) if needs_void else rates
+        in the suit led (``pv``: each seat's chance of that void, None for no need)."""
+        pools, rates, team = self._pools, self._rates, self.team
         total = ours = 0.0
-        for s in seats:
-            if known[s] & bit:
-                p = 1.0
-            elif pools[s] & bit:
-                p = rates[s]
-                if not p:
+        if self._known_any & bit:
+            known = self._known
+            for s in seats:
+                if known[s] & bit:
+                    p = 1.0
+                elif pools[s] & bit:
+                    p = rates[s]
+                    if not p:
+                        continue
+                else:
                     continue
-            else:
-                continue
-            if needs_void:
-                p *= voids[s]
-            total += p
-            if s & 1 == team:
-                ours += p
+                if pv is not None:
+                    p *= pv[s]
+                total += p
+                if s & 1 == team:
+                    ours += p
+        else:  # the same loop when no seat is known to hold the card
+            for s in seats:
+                if pools[s] & bit:
+                    p = rates[s]
+                    if not p:
+                        continue
+                    if pv is not None:
+                        p *= pv[s]
+                    total += p
+                    if s & 1 == team:
+                        ours += p
         total = min(1.0, total)
         return total, min(ours, total)
 
@@ -716,15 +895,24 @@ class _View(TrickView):
         return [(leader + i) % self.n for i in range(count, self.n)]
 
     def q(self, card: int) -> float:
-        """The chance that the team wins a later trick in which the bot plays ``card``."""
-        others = [(self.seat + i) % self.n for i in range(1, self.n)]
-        return self._p_max(card, self.t.eff[card], 1.0, others)
+        """The chance that the team wins a later trick in which the bot plays ``card``:
+        the trick odds of ``card`` led, every other seat after it."""
+        got = self._runs.get(card | self.t.eff[card] << 6 | self._qrun)
+        if got is None:
+            n = self.n
+            got = self._p_max_run(card, self.t.eff[card], 1.0, (self.seat + 1) % n, n - 1)
+        return got
 
     def qs(self) -> dict[int, float]:
         """``q`` of every card in hand (hand order)."""
         qs = self._qs
         if qs is None:
-            qs = self._qs = {c: self.q(c) for c in self.hand}
+            # q of each card, its memo read here (q's key), priced when missing.
+            runs, eff, qrun = self._runs, self.t.eff, self._qrun
+            qs = self._qs = {}
+            for c in self.hand:
+                got = runs.get(c | eff[c] << 6 | qrun)
+                qs[c] = self.q(c) if got is None else got
         return qs
 
     def value(
@@ -735,31 +923,88 @@ class _View(TrickView):
         ``after``: the seats that play after it (default: the rest of the trick)."""
         if after is None:
             got = self._values.get(card)
-            if got is not None:
-                return got
-        plays = [*self.trick, (self.seat, card)]
-        p = self.p_take(plays, self.after(len(plays)) if after is None else after)
+            if got is None:
+                got = self._values[card] = self._price(card, qs, len(self.trick) + 1)
+            return got
+        p = self.p_take([*self.trick, (self.seat, card)], after)
+        return self._odds(p, card, qs), p
+
+    def _price(self, card: int, qs: Mapping[int, float] | None, count: int) -> tuple[float, float]:
+        """:meth:`value` of ``card`` played to the trick on the table, the seats after the
+        first ``count`` of the trick to play after it (the bot left out)."""
+        # p_take of the trick with ``card`` on it (what _best finds: ``card`` holds it
+        # when it beats the best card so far).
+        t = self.t
+        trick = self.trick
+        if trick:
+            held = self._held
+            if held is None:
+                held = self._held = self._best(trick)
+            holder, best = held
+            leader = trick[0][0]
+            led = t.eff[trick[0][1]]
+            e = t.eff[card]
+            if e in (TRUMP, led) and t.worth[card] > t.worth[best]:
+                holder, best = self.seat, card
+        else:
+            holder, best, leader, led = self.seat, card, self.to_play, t.eff[card]
+        n = self.n
+        start = (leader + count) % n
+        mine = holder & 1 == self.team
+        # _p_max_run's memo read here (its key), the odds priced there when missing.
+        p = self._runs.get(best | led << 6 | mine << 9 | (start | (n - count) << 4) << 10)
+        if p is None:
+            p = self._p_max_run(best, led, 1.0 if mine else 0.0, start, n - count)
+        return self._odds(p, card, qs), p
+
+    def _odds(self, p: float, card: int, qs: Mapping[int, float] | None) -> float:
+        """trick_value(p, won, lost, the q's of the hand's other cards), its sums in its
+        order (``qs``: the hand's q's, None: read or priced here)."""
         if qs is None:
-            rest = [self.q(c) for c in self.hand if c != card]
+            # q of the other cards, their memo read here (q's key), priced when missing.
+            runs, eff, qrun = self._runs, self.t.eff, self._qrun
+            rest = []
+            for c in self.hand:
+                if c != card:
+                    got = runs.get(c | eff[c] << 6 | qrun)
+                    rest.append(self.q(c) if got is None else got)
         else:
             rest = [qs[c] for c in self.hand if c != card]
-        out = trick_value(p, self.won, self.lost, rest), p
-        if after is None:
-            self._values[card] = out
-        return out
+        won, lost = self.won, self.lost
+        if len(rest) == 2 and won < 2 and lost < 1:
+            # deal_odds(won + 1, lost, rest) and deal_odds(won, lost + 1, rest) for two
+            # chances and lost == 0, both lines of its unrolled code as they run there.
+            a, b = rest
+            both = a * b
+            one = min(1.0, ((1.0 - a) * b + a * (1.0 - b)) + both)
+            if won == 1:  # win: need 0 -> 1.0; lose: need 1 over two chances
+                return p * 1.0 + (1.0 - p) * one
+            # won == 0: win: need 1 over two chances; lose: need 2 over two chances
+            return p * one + (1.0 - p) * min(1.0, both)
+        return p * deal_odds(won + 1, lost, rest) + (1.0 - p) * deal_odds(won, lost + 1, rest)
 
     def estimate(self) -> float:
         """``E``: the chance that the bot's team wins this deal.  (A card's own ``q`` is
         priced only where another card's value needs it.)"""
-        in_trick = any(s == self.seat for s, _ in self.trick)
-        if in_trick:  # already played: the trick is the others' now
-            p = self.p_take(self.trick, self.after(len(self.trick)))
-            return trick_value(p, self.won, self.lost, list(self.qs().values()))
-        if self.to_play == self.seat:
+        trick = self.trick
+        seat = self.seat
+        if trick:
+            n = self.n
+            leader = trick[0][0]
+            count = len(trick)
+            if (seat - leader) % n < count:  # already played: the trick is the others' now
+                # p_take of the trick, the rest of it after (a run of seats).
+                holder, best = self._best(trick)
+                mine = 1.0 if holder % 2 == self.team else 0.0
+                led = self.t.eff[trick[0][1]]
+                p = self._p_max_run(best, led, mine, (leader + count) % n, n - count)
+                return trick_value(p, self.won, self.lost, list(self.qs().values()))
+            if self.to_play != seat:
+                # To play later in this trick: the others still to play follow (the seats
+                # after the trick so far, the bot left out).
+                return max(self._price(c, None, count)[0] for c in self.playable())
+        if self.to_play == seat:
             return max(self.value(c, None)[0] for c in self.playable())
-        if self.trick:  # to play later in this trick: the others still to play follow
-            after = [s for s in self.after(len(self.trick)) if s != self.seat]
-            return max(self.value(c, None, after)[0] for c in self.playable())
         return deal_odds(self.won, self.lost, list(self.qs().values()))
 
     def choose_card(self, cards: list[int]) -> list[int]:
@@ -832,13 +1077,33 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
             # The rules the bot was made for read from the state's own: the slow door.
             return self.choose(state.observation(state.to_act))
         seat = state.to_act
-        legal = state.legal_actions()
+        legal = state._legal  # the engine's cached list (read, never changed here)
+        if legal is None:
+            legal = state.legal_actions()
         if seat is None or not legal:
             raise RulesError(
                 f"seat {seat!r} has no legal action in this observation (to_act is {seat!r})"
             )
-        view = _View.of_state(state, seat, self.signals)
         allowed = set(legal)
+        if not (
+            state._g.penalize or ENVIO in allowed or ACCEPT in allowed or TUMBO_PLAY in allowed
+        ):
+            # No bet to make or answer, no tumbo call: what _act does then (the sign, the
+            # only card), without a view when that is all.
+            hand = state._h >> seat * 40 & _FULL
+            if self.signals:
+                game, d = state._g, state._d
+                t = _table(game.players, d.vira, game.plain_rule)
+                if not _deal_facts(state._ev, d, game.players, t)[2] >> seat & 1:
+                    tstr = t.tstr
+                    trumps = sorted((c for c in card_ids(hand) if tstr[c]), key=tstr.__getitem__)
+                    action = _sign_action(t, trumps)
+                    if action in allowed:
+                        return action
+            cards = [c for c in card_ids(hand) if c in allowed]
+            if len(cards) == 1:
+                return cards[0]
+        view = _View.of_state(state, seat, self.signals)
         if state._g.penalize:  # the offences (renuncios) are legal but never taken
             d = state._d
             allowed -= {c for c in legal if c < 40} - set(view.playable())
@@ -958,18 +1223,7 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
         """One truthful sign a deal: the best trump held, or what kind of hand it is."""
         if view.signed:
             return None
-        trumps = view.trumps_held()
-        if not trumps:
-            kind = "no_trump"
-        else:
-            named = view.t.sign_kind[trumps[-1]]
-            if named is not None:
-                kind = named
-            elif len(trumps) == 3:
-                kind = "three_trumps"
-            else:
-                kind = "small_trumps"
-        action = SIGNAL_BASE + SIGNAL_KINDS.index(kind)
+        action = _sign_action(view.t, view.trumps_held())
         return action if action in allowed else None
 
     def explain(self, observation: Observation, action: int | str) -> tuple[str, dict[str, Any]]:
