@@ -213,21 +213,3 @@ def test_infer_net_in_a_preset_falls_back_where_the_net_does_not_fit(
     )
     with pytest.warns(UserWarning, match="needs numpy"):
         assert search_preset(mazo.load_game("briscola", players=2))["infer"] == "plays"
-
-
-def test_two_player_briscolas_preset_weighs_its_samples_by_the_shipped_net() -> None:
-    """The shipped preset: two-player Briscola's search levels read the net's cards head
-    (``infer=net``, pool 16); four players, where the net was not trained, read the
-    opponents' plays (``SEARCH_WITHOUT_NET``); and a bot made from it says so."""
-    pytest.importorskip("numpy")
-    from mazo.bots.levels import search_preset
-
-    two = mazo.load_game("briscola", players=2)
-    assert {k: search_preset(two)[k] for k in ("infer", "pool")} == {"infer": "net", "pool": 16}
-    four = search_preset(mazo.load_game("briscola", players=4))
-    assert (four["infer"], four["pool"]) == ("plays", 4)
-    bot = mazo.make_bot("expert", two, seed=1, iterations=8)
-    assert bot.card_net is not None and bot.pool == 16  # type: ignore[attr-defined]
-    assert bot.play_reader is None  # type: ignore[attr-defined]
-    state = two.new_match(seed=4)
-    assert bot.choose(state.observation(state.to_act)) in state.legal_actions()
