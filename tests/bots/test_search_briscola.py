@@ -145,8 +145,9 @@ def test_rollouts_play_the_last_tricks_exactly(stock: int) -> None:
 def test_rollout_moves_before_the_last_draw_are_the_heuristics(options: dict[str, Any]) -> None:
     """On a search's own two-player sample with more than two cards to draw, the
     rollout's move (read from the state's ints, no view) is ``choose``'s on the seat's
-    observation, with the same tie draws: every decision of 40 deals, a third of the
-    moves random so that odd positions come up too."""
+    observation, with the same tie draws, on the real state and on a sample of the
+    seat's view: every decision of 40 deals, a third of the moves random so that odd
+    positions come up too."""
     game = mazo.load_game("briscola", players=2, **options)
     rng = Rng(11)
     checked = ties = 0
@@ -161,6 +162,12 @@ def test_rollout_moves_before_the_last_draw_are_the_heuristics(options: dict[str
             before = by_obs.rng.getstate()
             action = by_obs.choose(obs)
             assert by_state.choose_state(state) == action, f"deal {m}, {state!r}"
+            assert by_state.rng.getstate() == by_obs.rng.getstate()
+            # Another world of the seat's view (the opponent's hand and the stock
+            # redealt): the same choice, so the move reads nothing the seat may not see.
+            sample = game.sampler(obs)(Rng(derive_seed(14, m, checked))).stop_at_deal_end()
+            by_state.rng.setstate(before)
+            assert by_state.choose_state(sample) == action, f"deal {m}, {sample!r}"
             assert by_state.rng.getstate() == by_obs.rng.getstate()
             ties += by_obs.rng.getstate() != before
             checked += 1

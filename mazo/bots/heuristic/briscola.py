@@ -417,56 +417,87 @@ class _View:
         return bool(self.side_of[seat] == self.my_side)
 
     def p_take(self, card: int) -> float:
-        """The chance that my side takes this trick if I play ``card`` now.
-
-        Each seat after me beats the card then winning the trick with the chance that it
-        holds a higher card of its suit, or (that card not a trump) a trump, the latter
-        damped when few points lie; a partner after me takes it back the same way."""
-        best = self.lead_best
-        if best < 0 or self.wins[best][card]:
-            best = card
-            mine = 1.0
-        else:
-            mine = 1.0 if self.lead_mine else 0.0
-        at_stake = self.table + POINTS[card]
-        trump = self.trump
-        higher = HIGHER[best]
-        plain = SUIT[best] != trump
-        n_unseen = self.n_unseen
-        good_suit = (self.unseen & higher).bit_count()
-        suit_damp = 1.0 if at_stake > 0 else 0.6
-        trump_damp = min(1.0, 0.25 + at_stake / 10.0)
-        for known, hidden, partner, holds_trump in self.after_info:
-            # The chance that this seat takes the trick from ``best``.
-            p_suit = 1.0 if known & higher else _holds(n_unseen, hidden, good_suit)
-            p_trump = 0.0
-            if plain:
-                p_trump = 1.0 if known & SUIT_MASK[trump] else holds_trump
-                # A trump is spent on a trick only when it carries points.
-                p_trump *= trump_damp
-            # Overtaking in suit is cheap, but not worth it on a pointless trick.
-            p_suit *= suit_damp
-            p = 1.0 - (1.0 - p_suit) * (1.0 - p_trump)
-            if partner:
-                mine += (1.0 - mine) * p * PARTNER_RESCUE
-            else:
-                mine *= 1.0 - p
-        return mine
+        """The chance that my side takes this trick if I play ``card`` now
+        (:func:`_p_take`)."""
+        return _p_take(
+            card,
+            self.lead_best,
+            self.lead_mine,
+            self.table,
+            self.trump,
+            self.unseen,
+            self.n_unseen,
+            self.after_info,
+        )
 
     def keep(self, card: int) -> float:
-        """What holding ``card`` for later tricks is worth, in points."""
-        if SUIT[card] == self.trump:
-            power = self.fade * _TRUMP_POWER[card]
-            if POINTS[card] and BANK_WEIGHT:
-                # A trump that nothing unseen can beat banks its points whenever it is
-                # played, so playing it now gains nothing from them.
-                higher = self.unseen & HIGHER[card]
-                power += POINTS[card] * (BANK_WEIGHT if not higher else BANK_WEIGHT_UNSURE)
-            return power
-        return self.plain_fade * STRENGTH[card]
+        """What holding ``card`` for later tricks is worth, in points (:func:`_keep`)."""
+        return _keep(card, self.trump, self.fade, self.plain_fade, self.unseen)
 
     def score(self, card: int) -> float:
         return (2.0 * self.p_take(card) - 1.0) * (self.table + POINTS[card]) - self.keep(card)
+
+
+def _p_take(
+    card: int,
+    best: int,
+    lead_mine: bool,
+    table: int,
+    trump: int,
+    unseen: int,
+    n_unseen: int,
+    after_info: list[tuple[int, int, bool, float]],
+) -> float:
+    """The chance that my side takes the trick if I play ``card`` now, ``best`` winning it
+    so far (-1: I lead; ``lead_mine``: my side holds it), ``table`` points on it, and
+    ``after_info`` the seats after me (:attr:`_View.after_info`).  One piece of code for
+    :meth:`_View.p_take` and the rollouts' :func:`_table_move`.
+
+    Each seat after me beats the card then winning the trick with the chance that it
+    holds a higher card of its suit, or (that card not a trump) a trump, the latter
+    damped when few points lie; a partner after me takes it back the same way."""
+    if best < 0 or _WINS[trump][best][card]:
+        best = card
+        mine = 1.0
+    else:
+        mine = 1.0 if lead_mine else 0.0
+    at_stake = table + POINTS[card]
+    higher = HIGHER[best]
+    plain = SUIT[best] != trump
+    good_suit = (unseen & higher).bit_count()
+    suit_damp = 1.0 if at_stake > 0 else 0.6
+    trump_damp = min(1.0, 0.25 + at_stake / 10.0)
+    for known, hidden, partner, holds_trump in after_info:
+        # The chance that this seat takes the trick from ``best``.
+        p_suit = 1.0 if known & higher else _holds(n_unseen, hidden, good_suit)
+        p_trump = 0.0
+        if plain:
+            p_trump = 1.0 if known & SUIT_MASK[trump] else holds_trump
+            # A trump is spent on a trick only when it carries points.
+            p_trump *= trump_damp
+        # Overtaking in suit is cheap, but not worth it on a pointless trick.
+        p_suit *= suit_damp
+        p = 1.0 - (1.0 - p_suit) * (1.0 - p_trump)
+        if partner:
+            mine += (1.0 - mine) * p * PARTNER_RESCUE
+        else:
+            mine *= 1.0 - p
+    return mine
+
+
+def _keep(card: int, trump: int, fade: float, plain_fade: float, unseen: int) -> float:
+    """What holding ``card`` for later tricks is worth, in points (``fade``: the share of
+    a trump's worth left, ``plain_fade`` a plain card's weight a strength, ``unseen`` the
+    cards not seen); for :meth:`_View.keep` and the rollouts' fast moves."""
+    if SUIT[card] == trump:
+        power = fade * _TRUMP_POWER[card]
+        if POINTS[card] and BANK_WEIGHT:
+            # A trump that nothing unseen can beat banks its points whenever it is
+            # played, so playing it now gains nothing from them.
+            higher = unseen & HIGHER[card]
+            power += POINTS[card] * (BANK_WEIGHT if not higher else BANK_WEIGHT_UNSURE)
+        return power
+    return plain_fade * STRENGTH[card]
 
 
 # -- exact two-player endgame -----------------------------------------------------------
@@ -812,47 +843,37 @@ def _heads_up_move(state: BriscolaState, seat: int, rng: Rng) -> int:
         seen |= won >> 40 * s & _FULL
     trick = state._trick
     cards = _CARDS.get(hand) or _cards(hand)
-    power = _TRUMP_POWER
+    # _View's fade and plain_fade with cards left to draw: 1.0 and 1.0 * the weight.
+    plain_fade = PLAIN_PER_STRENGTH_HEADS_UP
     if trick:
         # Following: the card takes the trick or it does not (no one plays after me).
         lead = trick[0]
-        seen |= 1 << lead
-        unseen = _FULL & ~seen
+        unseen = _FULL & ~(seen | 1 << lead)
         row = _WINS[trump][lead]
         table = POINTS[lead]
-        scores = []
-        for c in cards:
-            if SUIT[c] == trump:
-                keep = 1.0 * power[c]
-                if POINTS[c]:
-                    keep += POINTS[c] * (
-                        BANK_WEIGHT if not unseen & HIGHER[c] else BANK_WEIGHT_UNSURE
-                    )
-            else:
-                keep = PLAIN_PER_STRENGTH_HEADS_UP * STRENGTH[c]
-            scores.append((2.0 * (1.0 if row[c] else 0.0) - 1.0) * (table + POINTS[c]) - keep)
+        scores = [
+            (2.0 * (1.0 if row[c] else 0.0) - 1.0) * (table + POINTS[c])
+            - _keep(c, trump, 1.0, plain_fade, unseen)
+            for c in cards
+        ]
     else:
+        # Leading: the one seat after me is the opponent, nothing of its hand known.
         unseen = _FULL & ~seen
         n_unseen = unseen.bit_count()
         hidden = (h >> 40 * d.nxt[seat] & _FULL).bit_count()
         holds_trump = _holds(n_unseen, hidden, (unseen & SUIT_MASK[trump]).bit_count())
         scores = []
         for c in cards:
+            # _p_take with one opponent after me, nothing of its hand known, the card
+            # leading (the same operations, so the same floats: tested).
             at_stake = POINTS[c]
             p_suit = _holds(n_unseen, hidden, (unseen & HIGHER[c]).bit_count())
             p_suit *= 1.0 if at_stake > 0 else 0.6
+            p_trump = 0.0
             if SUIT[c] != trump:
                 p_trump = holds_trump * min(1.0, 0.25 + at_stake / 10.0)
-                keep = PLAIN_PER_STRENGTH_HEADS_UP * STRENGTH[c]
-            else:
-                p_trump = 0.0
-                keep = 1.0 * power[c]
-                if at_stake:
-                    keep += at_stake * (
-                        BANK_WEIGHT if not unseen & HIGHER[c] else BANK_WEIGHT_UNSURE
-                    )
             mine = 1.0 * (1.0 - (1.0 - (1.0 - p_suit) * (1.0 - p_trump)))
-            scores.append((2.0 * mine - 1.0) * at_stake - keep)
+            scores.append((2.0 * mine - 1.0) * at_stake - _keep(c, trump, 1.0, plain_fade, unseen))
     top = max(scores)
     best = [c for c, x in zip(cards, scores, strict=True) if x >= top - 1e-9]
     return best[0] if len(best) == 1 else rng.choice(best)
@@ -861,10 +882,10 @@ def _heads_up_move(state: BriscolaState, seat: int, rng: Rng) -> int:
 def _table_move(state: BriscolaState, seat: int, rng: Rng) -> int:
     """:meth:`BriscolaHeuristic._decide`'s card for the seat to act in a plain deal of
     three or more players (no signals, no exchange, no hands shown), computed on the
-    state's ints in one pass: :meth:`_View.of_state`, ``_finish``, ``_derive`` and
-    :meth:`_View.score` fused, the same operations in the same order (so the same
-    floats), the same ties and the same draw from ``rng``.  Search rollouts spend most
-    of their time here."""
+    state's ints in one pass: the facts :meth:`_View.of_state`, ``_finish`` and
+    ``_derive`` gather, computed the same way, then scored by :func:`_p_take` and
+    :func:`_keep` as :meth:`_View.score` scores them (so the same floats), the same ties
+    and the same draw from ``rng``.  Search rollouts spend most of their time here."""
     game = state._g
     d = state._d
     h = state._h
@@ -921,44 +942,12 @@ def _table_move(state: BriscolaState, seat: int, rng: Rng) -> int:
     cards = _CARDS.get(hand) or _cards(hand)
     fade = 1.0 if stock > 0 else min(1.0, (len(cards) - 1) / 2.0)
     plain_fade = fade * (PLAIN_PER_STRENGTH_HEADS_UP if len(active) == 2 else PLAIN_PER_STRENGTH)
-    trumps = SUIT_MASK[trump]
-    scores = []
-    for card in cards:
-        # _View.p_take
-        best = lead_best
-        if best < 0 or wins[best][card]:
-            best = card
-            mine = 1.0
-        else:
-            mine = 1.0 if lead_mine else 0.0
-        at_stake = table + POINTS[card]
-        higher = HIGHER[best]
-        plain = SUIT[best] != trump
-        good_suit = (unseen & higher).bit_count()
-        suit_damp = 1.0 if at_stake > 0 else 0.6
-        trump_damp = min(1.0, 0.25 + at_stake / 10.0)
-        for known, hidden, partner, holds_trump in info:
-            p_suit = 1.0 if known & higher else _holds(n_unseen, hidden, good_suit)
-            p_trump = 0.0
-            if plain:
-                p_trump = 1.0 if known & trumps else holds_trump
-                p_trump *= trump_damp
-            p_suit *= suit_damp
-            p = 1.0 - (1.0 - p_suit) * (1.0 - p_trump)
-            if partner:
-                mine += (1.0 - mine) * p * PARTNER_RESCUE
-            else:
-                mine *= 1.0 - p
-        # _View.keep
-        if SUIT[card] == trump:
-            keep = fade * _TRUMP_POWER[card]
-            if POINTS[card] and BANK_WEIGHT:
-                keep += POINTS[card] * (
-                    BANK_WEIGHT if not unseen & HIGHER[card] else BANK_WEIGHT_UNSURE
-                )
-        else:
-            keep = plain_fade * STRENGTH[card]
-        scores.append((2.0 * mine - 1.0) * at_stake - keep)
+    scores = [
+        (2.0 * _p_take(card, lead_best, lead_mine, table, trump, unseen, n_unseen, info) - 1.0)
+        * (table + POINTS[card])
+        - _keep(card, trump, fade, plain_fade, unseen)
+        for card in cards
+    ]
     top = max(scores)
     chosen = [c for c, x in zip(cards, scores, strict=True) if x >= top - 1e-9]
     return chosen[0] if len(chosen) == 1 else rng.choice(chosen)
