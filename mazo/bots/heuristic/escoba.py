@@ -50,10 +50,11 @@ emptied first).
 
 In a two-player search's sample (marked ``stop_at_deal_end``) ``choose_state`` takes a
 third path, :func:`_heads_up_move`: the plays as (card, mask taken) in the legal order
-from the table's sets by sum (:func:`_sums`, built in capture-id order), the bounded
-scoring of :meth:`_View.best` written out on the state's ints (the same floats, the same
-ties), and the tied best ids memoized by everything they depend on (hand, table,
-captured cards, worth table, the next seat's hand size): a search's paired worlds meet
+from the table's sets by sum (:func:`_sums`, built in capture-id order), scored by the
+same functions as :meth:`_View.best`'s bounded branch (:func:`_taking`,
+:func:`_bounded_best`, :func:`_reply`) on the state's ints, and the tied best ids
+memoized by everything they depend on (hand, table, captured cards, worth table, the
+next seat's hand size): a search's paired worlds meet
 the same decisions again, and only the Rng's draw among ties is made each time.  With
 the exact ending's leaves valued in place and its root moves memoized, ``hard`` draws
 about 1.3-1.4 times the samples per CPU second it drew before (bench_playouts.py on a
@@ -426,23 +427,9 @@ class _View:
 
     def taking(self, card: int, taken: int) -> tuple[float, int]:
         """What playing ``card`` and taking the cards of the mask ``taken`` (0: laying
-        the card on the table) is worth by itself, and the table it leaves."""
-        worth = self.worth
-        mine = worth[card]
-        value = -KEEP_SHARE * mine
-        if not taken:
-            return value, self.table_mask | 1 << card
-        got = 0.0
-        m = taken
-        while m:
-            low = m & -m
-            got += worth[low.bit_length() - 1]
-            m ^= low
-        value += mine + got
-        left = self.table_mask & ~taken
-        if not left:
-            value += ESCOBA
-        return value, left
+        the card on the table) is worth by itself, and the table it leaves
+        (:func:`_taking`)."""
+        return _taking(self.worth, self.table_mask, card, taken)
 
     def after(self, card: int, taken: int, left: int) -> float:
         """What follows the play, added to its score: the next seat's expected best
@@ -454,39 +441,11 @@ class _View:
         return PARTNER_REPLY * reply if self.partner_next else -reply
 
     def reply(self, left: int) -> float:
-        """The next seat's expected best capture from the table ``left``: its best take
-        by card value, best first (equal ones lowest value first), each weighed by the
-        chance that it holds that value and none better."""
-        if not left or self.reply_size <= 0:
+        """The next seat's expected best capture from the table ``left`` (:func:`_reply`;
+        none where no seat plays next)."""
+        if self.reply_size <= 0:
             return 0.0
-        key = (
-            (_SPREAD[left >> 10 & 1023] + _SPREAD[left >> 20 & 1023] + _SPREAD[left >> 30]) << 15
-            | (left & 1023) << 5
-            | self.wid
-        )  # _table_key, inline
-        takes = _BEST.get(key)
-        if takes is None:
-            takes = _best_takes(key)
-        if not takes:
-            return 0.0
-        spread = self.unseen_spread
-        # Per value: minus (the most it takes + the average worth of an unseen card of
-        # that value, itself taken), the value, the suits of that value unseen.
-        order = sorted(
-            [(-(g + row[(p := spread >> shift & 15)]), v, p) for g, v, row, shift in takes]
-        )
-        odds = self.odds
-        reply = 0.0
-        none_before = 1.0
-        k = 0
-        for minus, _v, suits in order:
-            if minus >= 0.0:
-                break
-            k += _COUNT4[suits]
-            none_now = odds[k]
-            reply += -minus * (none_before - none_now)
-            none_before = none_now
-        return reply
+        return _reply(left, self.wid, self.unseen_spread, self.odds)
 
     def scores(self, actions: Sequence[tuple[int, int]]) -> list[float]:
         """Each action's score in points (see the module docstring); an action is the
@@ -506,18 +465,9 @@ class _View:
             scores = self.scores(actions)
             top = max(scores)
             return [i for i, s in enumerate(scores) if s >= top - 1e-9]
-        pre = [self.taking(card, taken) for card, taken in actions]
-        first = pre.index(max(pre))
-        top = pre[first][0] - self.reply(pre[first][1])
-        scores = [_UNSCORED] * len(pre)
-        scores[first] = top
-        for i, (value, left) in enumerate(pre):
-            if i == first or value < top - 1e-9:
-                continue
-            scores[i] = score = value - self.reply(left)
-            if score > top:
-                top = score
-        return [i for i, s in enumerate(scores) if s >= top - 1e-9]
+        worth, table = self.worth, self.table_mask
+        pre = [_taking(worth, table, card, taken) for card, taken in actions]
+        return _bounded_best(pre, self.wid, self.unseen_spread, self.odds, self.reply_size > 0)
 
     def _final_sweep(self, card: int, taken: int, left: int) -> float:
         """On the hand's last card the last capturer's side takes what is left."""
@@ -579,9 +529,58 @@ def _sums(table: int) -> dict[int, list[int]]:
     return found
 
 
+def _taking(worth: Sequence[float], table: int, card: int, taken: int) -> tuple[float, int]:
+    """What playing ``card`` and taking the cards of the mask ``taken`` (0: laying the
+    card on the table, a mask) is worth by itself, with the card worths ``worth``, and
+    the table it leaves: :meth:`_View.taking` and the rollouts' fast moves."""
+    mine = worth[card]
+    value = -KEEP_SHARE * mine
+    if not taken:
+        return value, table | 1 << card
+    got = 0.0
+    m = taken
+    while m:
+        low = m & -m
+        got += worth[low.bit_length() - 1]
+        m ^= low
+    value += mine + got
+    left = table & ~taken
+    if not left:
+        value += ESCOBA
+    return value, left
+
+
+def _bounded_best(
+    pre: list[tuple[float, int]],
+    wid: int,
+    spread: int,
+    odds: tuple[float, ...],
+    replies: bool,
+) -> list[int]:
+    """:meth:`_View.best` where the next seat is an opponent (its reply only takes
+    away): the indexes of the plays within 1e-9 of the top, ``pre`` each play's
+    :func:`_taking`, the play that takes most priced first and a play whose take alone
+    is below the top so far by more than that not priced further (it could not reach
+    the top); ``replies``: whether a next seat holds cards."""
+    first = pre.index(max(pre))
+    top = pre[first][0] - (_reply(pre[first][1], wid, spread, odds) if replies else 0.0)
+    scores = [_UNSCORED] * len(pre)
+    scores[first] = top
+    for i, (value, left) in enumerate(pre):
+        if i == first or value < top - 1e-9:
+            continue
+        scores[i] = score = value - (_reply(left, wid, spread, odds) if replies else 0.0)
+        if score > top:
+            top = score
+    return [i for i, s in enumerate(scores) if s >= top - 1e-9]
+
+
 def _reply(left: int, wid: int, spread: int, odds: tuple[float, ...]) -> float:
-    """:meth:`_View.reply` of a view with these ``wid``, ``unseen_spread`` and ``odds``
-    and a next seat holding cards: the same operations in the same order."""
+    """The next seat's expected best capture from the table ``left`` (a mask), for
+    :meth:`_View.reply` and the rollouts' fast moves: its best take by card value, best
+    first (equal ones lowest value first), each weighed by the chance that it holds that
+    value and none better (``wid``: the worth table; ``spread``: the unseen cards by
+    value, :func:`_spread`; ``odds``: the chance of holding none of k unseen cards)."""
     if not left:
         return 0.0
     key = (
@@ -594,9 +593,10 @@ def _reply(left: int, wid: int, spread: int, odds: tuple[float, ...]) -> float:
         takes = _best_takes(key)
     if not takes:
         return 0.0
-    # _View.reply's order, less what adds nothing there: a value with no unseen card
-    # (its chance is 0: ``reply`` gains an exact 0.0, ``k`` stays) and, from the first
-    # take worth nothing on (minus >= 0.0), where _View.reply stops.
+    # Per value: minus (the most it takes + the average worth of an unseen card of that
+    # value, itself taken), the value, the suits of that value unseen; a value with no
+    # unseen card is left out (its chance is 0), and so is every take worth nothing
+    # (sorted, they would come last, adding nothing).
     order = sorted(
         [
             (-x, v, p)
@@ -656,8 +656,8 @@ def _heads_up_move(bot: EscobaHeuristic, state: EscobaState, seat: int) -> int:
     legal order, from the table's sets by sum (no action ids listed, no
     :class:`_View`), the exact ending where it applies, else :meth:`_View.best`'s
     bounded scoring (two players: the next seat is an opponent, and the hand's last card
-    is the exact ending's) operation for operation, so the same floats, the same ties
-    and the same draw from the bot's Rng.
+    is the exact ending's) by the same functions, so the same floats, the same ties and
+    the same draw from the bot's Rng.
 
     What is scored is a function of the hand, the table, every captured card, the worth
     table and the next seat's hand size (see :func:`_heads_up_best`), so the tied best
@@ -705,49 +705,16 @@ def _heads_up_move(bot: EscobaHeuristic, state: EscobaState, seat: int) -> int:
 
 def _heads_up_best(hand: int, table: int, captured: int, wid: int, size: int) -> tuple[int, ...]:
     """The ids :meth:`_View.best` puts at the top (a forced play alone), for
-    :func:`_heads_up_move`: the same floats in the same order."""
+    :func:`_heads_up_move`, by the functions it scores with."""
     moves = _plays(hand, table)
     if len(moves) <= 1:
         return tuple([_action(*move) for move in moves])
     worth = _WORTH[wid]
     unseen = _FULL & ~(hand | table | captured)
-    spread = (
-        _SPREAD[unseen & 1023]
-        | _SPREAD[unseen >> 10 & 1023] << 1
-        | _SPREAD[unseen >> 20 & 1023] << 2
-        | _SPREAD[unseen >> 30] << 3
-    )
     odds = _NO_REPLY[unseen.bit_count()][size]
-    # _View.taking of each play, then _View.best's bounded branch.
-    pre: list[tuple[float, int]] = []
-    for card, taken in moves:
-        mine = worth[card]
-        value = -KEEP_SHARE * mine
-        if not taken:
-            pre.append((value, table | 1 << card))
-            continue
-        got = 0.0
-        t = taken
-        while t:
-            low = t & -t
-            got += worth[low.bit_length() - 1]
-            t ^= low
-        value += mine + got
-        left = table & ~taken
-        if not left:
-            value += ESCOBA
-        pre.append((value, left))
-    first = pre.index(max(pre))
-    top = pre[first][0] - (_reply(pre[first][1], wid, spread, odds) if size else 0.0)
-    scores = [_UNSCORED] * len(pre)
-    scores[first] = top
-    for i, (value, left) in enumerate(pre):
-        if i == first or value < top - 1e-9:
-            continue
-        scores[i] = score = value - (_reply(left, wid, spread, odds) if size else 0.0)
-        if score > top:
-            top = score
-    return tuple([_action(*moves[i]) for i, x in enumerate(scores) if x >= top - 1e-9])
+    pre = [_taking(worth, table, card, taken) for card, taken in moves]
+    best = _bounded_best(pre, wid, _spread(unseen), odds, size > 0)
+    return tuple([_action(*moves[i]) for i in best])
 
 
 class EscobaHeuristic:
