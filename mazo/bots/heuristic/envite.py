@@ -858,34 +858,23 @@ class _View(TrickView):
         does), summed seat by seat and capped at 1; a trump over a plain lead needs a void
         in the suit led (``pv``: each seat's chance of that void, None for no need)."""
         pools, rates, team = self._pools, self._rates, self.team
+        # The known hands are read only when some seat is known to hold the card.
+        known = self._known if self._known_any & bit else None
         total = ours = 0.0
-        if self._known_any & bit:
-            known = self._known
-            for s in seats:
-                if known[s] & bit:
-                    p = 1.0
-                elif pools[s] & bit:
-                    p = rates[s]
-                    if not p:
-                        continue
-                else:
+        for s in seats:
+            if known is not None and known[s] & bit:
+                p = 1.0
+            elif pools[s] & bit:
+                p = rates[s]
+                if not p:
                     continue
-                if pv is not None:
-                    p *= pv[s]
-                total += p
-                if s & 1 == team:
-                    ours += p
-        else:  # the same loop when no seat is known to hold the card
-            for s in seats:
-                if pools[s] & bit:
-                    p = rates[s]
-                    if not p:
-                        continue
-                    if pv is not None:
-                        p *= pv[s]
-                    total += p
-                    if s & 1 == team:
-                        ours += p
+            else:
+                continue
+            if pv is not None:
+                p *= pv[s]
+            total += p
+            if s & 1 == team:
+                ours += p
         total = min(1.0, total)
         return total, min(ours, total)
 
