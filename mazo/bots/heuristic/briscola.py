@@ -141,6 +141,14 @@ _TRUMP_POWER: tuple[float, ...] = tuple(
 _ORDERS: dict[tuple[tuple[int, ...], int], list[int]] = {}
 
 
+def _order(active: tuple[int, ...], leader: int) -> list[int]:
+    """The seats of a deal in playing order from ``leader``, remembered in _ORDERS."""
+    start = active.index(leader)
+    k = len(active)
+    order = _ORDERS[active, leader] = [active[(start + i) % k] for i in range(k)]
+    return order
+
+
 class _View:
     """What the bot knows at one decision, as ints and masks: built from an observation
     (:meth:`of_observation`) or from the engine's state for the seat to act
@@ -337,11 +345,8 @@ class _View:
         self.side_of = side_of
         self.my_side = side_of[self.seat]
         active = self.active
-        k = self.k = len(active)
-        order = _ORDERS.get((active, leader))
-        if order is None:
-            start = active.index(leader)
-            order = _ORDERS[active, leader] = [active[(start + i) % k] for i in range(k)]
+        self.k = len(active)
+        order = _ORDERS.get((active, leader)) or _order(active, leader)
         trick = self.trick
         if not self.trick_seats and trick:
             self.trick_seats = order[: len(trick)]
@@ -916,11 +921,7 @@ def _table_move(state: BriscolaState, seat: int, rng: Rng) -> int:
         seen |= 1 << d.indicator
     unseen = _FULL & ~seen
     n_unseen = unseen.bit_count()
-    order = _ORDERS.get((active, leader))
-    if order is None:
-        start = active.index(leader)
-        k = len(active)
-        order = _ORDERS[active, leader] = [active[(start + i) % k] for i in range(k)]
+    order = _ORDERS.get((active, leader)) or _order(active, leader)
     nt = len(trick)
     wins = _WINS[trump]
     if trick:
