@@ -81,7 +81,7 @@ def search_preset(game: Game) -> dict[str, Any]:
     preset = {**_FLAT_HEURISTIC, **getattr(module, "SEARCH_PRESET", {})}
     if preset.get("prior") and not _net_fits(game, "prior"):
         del preset["prior"]
-    if preset.get("infer") == "net" and not _net_fits(game, "cards"):
+    if preset.get("infer") in ("net", "both") and not _net_fits(game, "cards"):
         preset.update(getattr(module, "SEARCH_WITHOUT_NET", {"infer": "none"}))
     return preset
 
@@ -89,10 +89,10 @@ def search_preset(game: Game) -> dict[str, Any]:
 def _net_fits(game: Game, use: str) -> bool:
     """Whether the game's shipped net can serve the search here, as its prior (``use``
     ``"prior"``: a net trained with ``--teacher rollouts``) or to weigh its samples
-    (``"cards"``: a net with a cards head, ``infer=net``): numpy is installed (the
+    (``"cards"``: a net with a cards head, ``infer=net`` or ``both``): numpy is installed (the
     ``cli``, ``server`` and ``rl`` extras) and the net was trained for this player count
     and rules layout.  Elsewhere the search levels play without it (the game's
-    ``SEARCH_WITHOUT_NET`` settings replace ``infer=net``; a warning says so where numpy
+    ``SEARCH_WITHOUT_NET`` settings replace ``infer=net`` or ``both``; a warning says so where numpy
     alone is missing)."""
     from mazo.bots.ismcts import cards_net, prior_net
 

@@ -140,7 +140,7 @@ def test_infer_net_needs_a_net_with_a_cards_head(tmp_path: Path) -> None:
     folder = _write_net(tmp_path / "plain", game, cards=False)
     with pytest.raises(RulesError, match="--cards-weight"):
         mazo.make_bot("expert", game, seed=1, infer="net", weights=str(folder))
-    with pytest.raises(RulesError, match="'plays' or 'net'"):
+    with pytest.raises(RulesError, match="'net' or 'both'"):
         mazo.make_bot("expert", game, seed=1, infer="cards")
     # A cards head of the wrong width is refused when the net loads.
     wrong = _write_net(tmp_path / "wide", game)
@@ -173,3 +173,93 @@ def test_the_shipped_briscola_cards_head_reads_only_the_seats_view() -> None:
             checked += 1
             state = state.apply(bots[seat].choose(view), seat=seat)
     assert checked >= 150
+
+
+def _deal_with_plays(game: Any, seed: int) -> Any:
+    """A two-player Briscola deal played by ``normal`` until seat 0 acts with two of the
+    opponent's plays behind it (the play reader has something to read)."""
+    bots = [mazo.make_bot("normal", game, seed=seed + s) for s in range(2)]
+    state = game.new_match(seed=seed).stop_at_deal_end()
+    while state.to_act != 0 or len(state.observation(0)["tricks"]) < 2:
+        seat = state.to_act
+        state = state.apply(bots[seat].choose(state.observation(seat)), seat=seat)
+    return state
+
+
+def test_infer_both_weighs_the_plays_times_the_square_root_of_the_nets_odds(
+    tmp_path: Path,
+) -> None:
+    """``infer=both``: a sample's weight is the play reader's likelihood (the same draws)
+    times the net's odds to the power one half; before the opponent has played, the
+    net's halved odds alone; ``infer=net`` keeps the odds whole."""
+    from mazo.bots.heuristic.briscola import play_likelihood
+    from mazo.bots.ismcts import NET_POWER
+
+    assert NET_POWER == 0.5
+    game = mazo.load_game("briscola", players=2)
+    folder = _write_net(tmp_path / "net", game)
+    deck = game.info.deck
+    probs = [0.05 + 0.02 * c for c in range(40)]
+    state = _deal_with_plays(game, 31)
+    view = state.observation(0)
+    bot = mazo.make_bot("expert", game, seed=1, infer="both", weights=str(folder))
+    assert isinstance(bot, ISMCTSBot) and bot.play_reader is not None
+    bot.card_net = _Fixed(probs)
+    weigh = bot._weigher(view)
+    plays = play_likelihood(game, view)
+    assert weigh is not None and plays is not None
+    sampler = game.sampler(view)
+    rng = Rng(5)
+    for k in range(40):
+        sample = sampler(rng)
+        odds = math.prod(probs[c] / (1 - probs[c]) for c in map(deck.parse, sample.hand(1)))
+        want = plays(sample, Rng(k)) * math.sqrt(odds)
+        assert weigh(sample, Rng(k)) == pytest.approx(want, rel=1e-9)
+    # The first decision of a deal: nothing of the opponent's to read, the net alone.
+    first = game.new_match(seed=4)
+    me = first.to_act
+    first_view = first.observation(me)
+    assert play_likelihood(game, first_view) is None
+    alone = bot._weigher(first_view)
+    assert alone is not None
+    odds = math.prod(probs[c] / (1 - probs[c]) for c in map(deck.parse, first.hand(1 - me)))
+    assert alone(first, Rng(0)) == pytest.approx(math.sqrt(odds))
+    # infer=net: the odds whole, no play reader.
+    net_bot = mazo.make_bot("expert", game, seed=1, infer="net", weights=str(folder))
+    assert isinstance(net_bot, ISMCTSBot) and net_bot.play_reader is None
+    net_bot.card_net = _Fixed(probs)
+    whole = net_bot._weigher(first_view)
+    assert whole is not None and whole(first, Rng(0)) == pytest.approx(odds)
+
+
+def test_a_search_with_infer_both_finishes_a_deal_with_legal_reproducible_moves(
+    tmp_path: Path,
+) -> None:
+    game = mazo.load_game("briscola", players=2)
+    folder = _write_net(tmp_path / "net", game)
+    state = _deal_with_plays(game, 32)
+    options = {"iterations": 30, "infer": "both", "weights": str(folder)}
+    moves = {mazo.make_bot("expert", game, seed=6, **options).choose(state.observation(0))}
+    moves.add(mazo.make_bot("expert", game, seed=6, **options).choose(state.observation(0)))
+    assert len(moves) == 1 and moves <= set(state.legal_actions())
+    bot = mazo.make_bot("hard", game, seed=2, iterations=12, infer="both", weights=str(folder))
+    normal = mazo.make_bot("normal", game, seed=3)
+    s = game.new_match(seed=13).stop_at_deal_end()
+    while not s.hand_over:
+        seat = s.to_act
+        move = (bot if seat == 0 else normal).choose(s.observation(seat))
+        assert move in s.legal_actions()
+        s = s.apply(move, seat=seat)
+
+
+def test_infer_both_needs_both_readers(tmp_path: Path) -> None:
+    """A game without a play reader, or a net without a cards head, is refused with
+    what to use instead."""
+    trionfetti = mazo.load_game("trionfetti", players=4)
+    folder = _write_net(tmp_path / "t", trionfetti)
+    with pytest.raises(RulesError, match="infer=both needs the game's play_likelihood"):
+        mazo.make_bot("expert", trionfetti, seed=1, infer="both", weights=str(folder))
+    game = mazo.load_game("briscola", players=2)
+    plain = _write_net(tmp_path / "plain", game, cards=False)
+    with pytest.raises(RulesError, match="--cards-weight"):
+        mazo.make_bot("expert", game, seed=1, infer="both", weights=str(plain))

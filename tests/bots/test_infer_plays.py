@@ -143,7 +143,7 @@ def test_infer_plays_options_are_checked() -> None:
     briscola = mazo.load_game("briscola", players=2)
     with pytest.raises(RulesError, match="pool must be an int from 1 to 64"):
         mazo.make_bot("expert", briscola, seed=1, infer="plays", pool=0)
-    with pytest.raises(RulesError, match="'none', 'bets', 'all', 'plays' or 'net'"):
+    with pytest.raises(RulesError, match="'none', 'bets', 'all', 'plays', 'net' or 'both'"):
         mazo.make_bot("expert", briscola, seed=1, infer="cards")
     envite = mazo.load_game("envite", players=4)
     with pytest.raises(RulesError, match="needs the game's play_likelihood"):

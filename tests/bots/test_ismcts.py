@@ -358,7 +358,7 @@ def test_inferred_samples_agree_with_the_bets_the_others_made() -> None:
                 checked += 1
             state = state.apply(heuristic.choose(obs))
     assert checked >= 5 and rejected > 0
-    with pytest.raises(mazo.RulesError, match="'none', 'bets', 'all', 'plays' or 'net'"):
+    with pytest.raises(mazo.RulesError, match="'none', 'bets', 'all', 'plays', 'net' or 'both'"):
         mazo.make_bot("ismcts", game, seed=1, infer="every")
     with pytest.raises(mazo.RulesError, match="replay their deal from its pack; briscola's"):
         mazo.make_bot("ismcts", mazo.load_game("briscola", players=4), seed=1, infer="bets")

@@ -178,8 +178,9 @@ def test_a_net_prior_in_a_preset_is_kept_only_where_the_net_fits(
         assert "prior" not in search_preset(mazo.load_game("briscola", players=2))
 
 
+@pytest.mark.parametrize("infer", ["net", "both"])
 def test_infer_net_in_a_preset_falls_back_where_the_net_does_not_fit(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, infer: str
 ) -> None:
     """A preset that weighs its samples by the net (``infer=net``) keeps it where the
     shipped net has a cards head for the configuration, and plays the game's
@@ -191,7 +192,7 @@ def test_infer_net_in_a_preset_falls_back_where_the_net_does_not_fit(
     from mazo.bots.levels import search_preset
 
     monkeypatch.setattr(
-        heuristic, "SEARCH_PRESET", {**heuristic.SEARCH_PRESET, "infer": "net", "pool": 16}
+        heuristic, "SEARCH_PRESET", {**heuristic.SEARCH_PRESET, "infer": infer, "pool": 16}
     )
     monkeypatch.setattr(
         heuristic, "SEARCH_WITHOUT_NET", {"infer": "plays", "pool": 4}, raising=False
@@ -204,7 +205,7 @@ def test_infer_net_in_a_preset_falls_back_where_the_net_does_not_fit(
 
     monkeypatch.setattr(ismcts, "cards_net", cards_net)
     two = search_preset(mazo.load_game("briscola", players=2))
-    assert (two["infer"], two["pool"]) == ("net", 16)
+    assert (two["infer"], two["pool"]) == (infer, 16)
     four = search_preset(mazo.load_game("briscola", players=4))
     assert (four["infer"], four["pool"]) == ("plays", 4)
     real = importlib.util.find_spec
