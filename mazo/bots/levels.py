@@ -24,8 +24,9 @@ reward is the game's own (``search_reward``: the deal won blended with its point
 margin) or its points, and the heuristic's own move is kept unless another gains
 clearly more on the same worlds (``guide``).  In effect the search level is the
 heuristic improved by looking ahead with itself.  In two-player Briscola the samples
-are resampled by how likely the opponent's last plays were with their cards
-(``infer=plays``).  Trionfetti's heuristic makes every
+are resampled by how likely the opponent's last plays were with their cards, times the
+shipped net's odds that the opponent holds them (``infer=both``; the plays alone where
+the net cannot serve).  Trionfetti's heuristic makes every
 bet (vega, answers, ranking); Envite's search also weighs its bets, on samples that fit
 the bets the others made, and its search levels sign their best trump to their partners
 (the rules' ``signals=team``, on by default) and trust their partners' signs.

@@ -263,3 +263,18 @@ def test_infer_both_needs_both_readers(tmp_path: Path) -> None:
     plain = _write_net(tmp_path / "plain", game, cards=False)
     with pytest.raises(RulesError, match="--cards-weight"):
         mazo.make_bot("expert", game, seed=1, infer="both", weights=str(plain))
+
+
+def test_two_player_briscolas_search_levels_read_both_with_the_shipped_net() -> None:
+    """Session 16: the two-player Briscola preset weighs its samples by both readers with
+    the shipped net's cards head; four players (no net for them, no plays read) keep the
+    hand-made reader's setting and load no net."""
+    two = mazo.load_game("briscola", players=2)
+    for level in ("hard", "expert"):
+        bot = mazo.make_bot(level, two, seed=1)
+        assert isinstance(bot, ISMCTSBot)
+        assert bot.card_net is not None and bot.card_net.net.cards == 40
+        assert bot.play_reader is not None
+    four = mazo.load_game("briscola", players=4)
+    bot = mazo.make_bot("expert", four, seed=1)
+    assert isinstance(bot, ISMCTSBot) and bot.card_net is None

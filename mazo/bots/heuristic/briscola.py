@@ -1386,14 +1386,23 @@ def play_likelihood(game: Game, observation: Observation) -> Callable[[State, Rn
 # pool 16) measured no better over 2,000 deals (56.7% of deals, +2.4 card points a deal,
 # against this preset's 57.5% and +3.2; on the 1,200 deals both played, 56.9% and +2.9
 # against 57.9% and +3.0) and drew about a fifth fewer samples a CPU second, so the
-# preset keeps reading the plays; ``infer=net`` stays an option (docs/strength.md).
+# preset kept reading the plays; ``infer=net`` stays an option (docs/strength.md).
+# Session 16: both readers at once (``infer=both``: the plays' likelihood times the
+# head's odds to the power one half, the reader that knew most offline) on the
+# plays preset's own 2,000 deals (seeds 2026-2031): 58.1% of deals (56.0-60.3) and +3.5
+# card points a deal (+2.7 to +4.3), duplicate 491/212/297, against 57.5% and +3.2,
+# 476/233/291; ahead on every point estimate, inside the intervals, at the same pool of
+# 4 and about the same CPU (one net pass a search).  So the preset reads both, and
+# plays alone where the net cannot serve (no numpy; the net covers two players only).
 SEARCH_PRESET: dict[str, Any] = {
     "paired": True,
     "reward": "game",
     "margin": 0.5,
     "guide": 0.03,
-    "infer": "plays",
+    "infer": "both",
 }
+# Where the shipped net cannot weigh the samples: the hand-made reader alone.
+SEARCH_WITHOUT_NET: dict[str, Any] = {"infer": "plays"}
 
 DEAL_POINTS = 120  # card points in a deal
 
