@@ -10,7 +10,8 @@ possible hands, hundreds or thousands), with the share of positions where the tr
 weighs more than the average sample.
 
 Readers: ``net`` (the cards head of the game's net, ISMCTS ``infer=net``; ``--weights``
-names another net) and ``plays`` (the game's ``play_likelihood``, ``infer=plays``),
+names another net), ``plays`` (the game's ``play_likelihood``, ``infer=plays``) and
+``both`` (the two multiplied, the net's odds to the power ``NET_POWER``: ``infer=both``),
 whichever the game has.  Only decisions with a hidden card to place and something to
 read count (``plays`` reads nothing before the opponent's first card: such positions are
 left out for both readers, so they are compared on the same ones), and only where the
@@ -31,8 +32,13 @@ from typing import Any
 
 import mazo
 from mazo.bots.heuristic import hook
-from mazo.bots.ismcts import _card_weigher
+from mazo.bots.ismcts import NET_POWER, _card_weigher
 from mazo.core.rng import Rng, derive_seed
+
+
+def _product(first: Any, second: Any) -> Any:
+    """A reader that weighs a sample by two readers' weights multiplied."""
+    return lambda state, rng: first(state, rng) * second(state, rng)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     logs: dict[str, list[float]] = {"net": []}
     if plays is not None:
         logs["plays"] = []
+        logs["both"] = []
     cpu = time.process_time()
     positions = 0
     for deal in range(args.deals):
@@ -72,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
                     weigh = plays(game, view)
                     if weigh is not None:
                         readers["plays"] = weigh
+                        half = _card_weigher(game, net, view, NET_POWER)
+                        readers["both"] = _product(weigh, half)
                 sample = game.sampler(view)
                 drawn = (
                     [sample(rng) for _ in range(args.samples)] if len(readers) == len(logs) else []
