@@ -1,5 +1,6 @@
-"""bench/sample_weights.py: both readers are asked about the same positions, and the
-summary says how many and what each made of them."""
+"""bench/sample_weights.py: the readers (the net, the plays, and both multiplied) are
+asked about the same positions, and the summary says how many and what each made of
+them."""
 
 from __future__ import annotations
 
@@ -12,12 +13,12 @@ from .bench_scripts import bench_script
 pytest.importorskip("numpy")
 
 
-def test_both_readers_weigh_the_same_positions(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_readers_weigh_the_same_positions(capsys: pytest.CaptureFixture[str]) -> None:
     script = bench_script("sample_weights")
     assert script.main(["briscola", "--deals", "2", "--samples", "8", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     readers = out["readers"]
-    assert set(readers) == {"net", "plays"} and out["positions"] > 5
+    assert set(readers) == {"net", "plays", "both"} and out["positions"] > 5
     for reader in readers.values():
         assert reader["positions"] == out["positions"]
         assert reader["geometric_mean_ratio"] > 0
