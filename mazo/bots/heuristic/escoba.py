@@ -488,12 +488,14 @@ class _View:
 
 # The table's sets of cards by their sum (at most 14), by table mask: what
 # :func:`mazo.games.escoba._table_subsets` lists, each sum's sets in capture-id order.
-# Emptied when it holds this many.
-_SUMS: dict[int, dict[int, list[int]]] = {}
+# Emptied when it holds this many.  The sets are kept in tuples, not lists: a dict of
+# tuples of ints is left alone by the garbage collector, where tens of thousands of
+# lists made its full passes take 80-260 ms, in the middle of a move on the clock.
+_SUMS: dict[int, dict[int, tuple[int, ...]]] = {}
 _SUMS_LIMIT = 50_000
 
 
-def _sums(table: int) -> dict[int, list[int]]:
+def _sums(table: int) -> dict[int, tuple[int, ...]]:
     """The sets of the table's cards adding up to each sum 1..14 (masks), each sum's
     sets in the order of their capture ids (any card that takes them numbers them so):
     by size, then lexicographically by their cards.  Built size by size, each set of
@@ -508,21 +510,22 @@ def _sums(table: int) -> dict[int, list[int]]:
         m ^= low
         cards.append((VALUE[low.bit_length() - 1], low))
     n = len(cards)
-    found = {}
+    lists: dict[int, list[int]] = {}
     level = [(v, low, i + 1) for i, (v, low) in enumerate(cards)]  # (sum, set, next card)
     while level:
         grown = []
         for t, s, i in level:
-            if t in found:
-                found[t].append(s)
+            if t in lists:
+                lists[t].append(s)
             else:
-                found[t] = [s]
+                lists[t] = [s]
             room = 14 - t
             for j in range(i, n):
                 v, low = cards[j]
                 if v <= room:
                     grown.append((t + v, s | low, j + 1))
         level = grown
+    found = {t: tuple(sets) for t, sets in lists.items()}
     if len(_SUMS) >= _SUMS_LIMIT:
         _SUMS.clear()
     _SUMS[table] = found
