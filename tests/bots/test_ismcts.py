@@ -786,3 +786,48 @@ def test_search_values_are_the_paired_means_of_the_search() -> None:
     assert bot.search_values(late.observation(late.to_act)) == {}
     with pytest.raises(mazo.RulesError, match="paired=true"):
         ISMCTSBot(game, 3, iterations=5).search_values(obs)
+
+
+def test_on_the_clock_the_collector_waits_for_the_move() -> None:
+    """Under ``think_ms`` the search runs with the garbage collector off and turns it
+    back on after the move, even when the search fails; with a sample count, or where
+    the caller had turned it off, it is left as it was."""
+    import gc
+
+    game = mazo.load_game("briscola", players=2)
+    state = game.new_match(seed=4)
+    view = state.observation(state.to_act)
+    seen: list[bool] = []
+
+    def spy(bot: Any) -> None:
+        inner = bot._choose
+
+        def record(observation: Any, start: float) -> int:
+            seen.append(gc.isenabled())
+            return inner(observation, start)
+
+        bot._choose = record
+
+    timed = mazo.make_bot("hard", game, seed=1, think_ms=20)
+    counted = mazo.make_bot("hard", game, seed=1, iterations=10)
+    for bot in (timed, counted):
+        spy(bot)
+        assert bot.choose(view) in state.legal_actions()
+        assert gc.isenabled()
+    assert seen == [False, True]
+
+    def fail(observation: Any, start: float) -> int:
+        seen.append(gc.isenabled())
+        raise RuntimeError("search failed")
+
+    timed._choose = fail
+    with pytest.raises(RuntimeError):
+        timed.choose(view)
+    assert seen[-1] is False and gc.isenabled()
+    gc.disable()
+    try:
+        spy(timed := mazo.make_bot("hard", game, seed=1, think_ms=20))
+        timed.choose(view)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
