@@ -90,11 +90,11 @@ def search_preset(game: Game) -> dict[str, Any]:
 def _net_fits(game: Game, use: str) -> bool:
     """Whether the game's shipped net can serve the search here, as its prior (``use``
     ``"prior"``: a net trained with ``--teacher rollouts``) or to weigh its samples
-    (``"cards"``: a net with a cards head, ``infer=net`` or ``both``): numpy is installed (the
-    ``cli``, ``server`` and ``rl`` extras) and the net was trained for this player count
-    and rules layout.  Elsewhere the search levels play without it (the game's
-    ``SEARCH_WITHOUT_NET`` settings replace ``infer=net`` or ``both``; a warning says so where numpy
-    alone is missing)."""
+    (``"cards"``: a net with a cards head, ``infer=net`` or ``both``): numpy is
+    installed (the ``cli``, ``server`` and ``rl`` extras) and the net was trained for
+    this player count and rules layout.  Elsewhere the search levels play without it
+    (the game's ``SEARCH_WITHOUT_NET`` settings replace ``infer=net`` or ``both``; a
+    warning says so where numpy alone is missing)."""
     from mazo.bots.ismcts import cards_net, prior_net
 
     if importlib.util.find_spec("numpy") is None:

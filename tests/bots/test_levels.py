@@ -214,3 +214,16 @@ def test_infer_net_in_a_preset_falls_back_where_the_net_does_not_fit(
     )
     with pytest.warns(UserWarning, match="needs numpy"):
         assert search_preset(mazo.load_game("briscola", players=2))["infer"] == "plays"
+
+
+def test_the_extras_that_serve_players_bring_the_nets_numpy() -> None:
+    """Two-player Briscola's search levels read the shipped net, whose inference needs
+    numpy: ``make run`` (the ``server`` and ``cli`` extras) and the terminal client must
+    install it, or people play the fallback without knowing."""
+    import tomllib
+    from pathlib import Path
+
+    project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    extras = project["project"]["optional-dependencies"]
+    for extra in ("server", "cli", "rl"):
+        assert any(dep.startswith("numpy==") for dep in extras[extra]), extra
