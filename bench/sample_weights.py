@@ -32,13 +32,8 @@ from typing import Any
 
 import mazo
 from mazo.bots.heuristic import hook
-from mazo.bots.ismcts import NET_POWER, _card_weigher
+from mazo.bots.ismcts import NET_POWER, _card_weigher, weigh_both
 from mazo.core.rng import Rng, derive_seed
-
-
-def _product(first: Any, second: Any) -> Any:
-    """A reader that weighs a sample by two readers' weights multiplied."""
-    return lambda state, rng: first(state, rng) * second(state, rng)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -80,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
                     if weigh is not None:
                         readers["plays"] = weigh
                         half = _card_weigher(game, net, view, NET_POWER)
-                        readers["both"] = _product(weigh, half)
+                        readers["both"] = weigh_both(weigh, half)
                 sample = game.sampler(view)
                 drawn = (
                     [sample(rng) for _ in range(args.samples)] if len(readers) == len(logs) else []

@@ -388,6 +388,18 @@ def _card_weigher(
     return weigh
 
 
+def weigh_both(
+    first: Callable[[State, Rng], float], second: Callable[[State, Rng], float]
+) -> Callable[[State, Rng], float]:
+    """A sample's weight by two readers at once, their weights multiplied
+    (``infer=both``: the plays' likelihood and the net's halved odds)."""
+
+    def weigh(state: State, rng: Rng) -> float:
+        return first(state, rng) * second(state, rng)
+
+    return weigh
+
+
 def prior_net(game: Game, weights: str | None = None) -> Any:
     """The game's shipped net (or ``weights``), which must predict advantages
     (``prior``); numpy comes with it (the ``server``, ``cli`` and ``rl`` extras)."""
@@ -766,14 +778,7 @@ class ISMCTSBot:
             return plays
         power = 1.0 if self.play_reader is None else NET_POWER
         net = _card_weigher(self.game, self.card_net, observation, power)
-        if plays is None:
-            return net
-        play_weight = plays
-
-        def weigh(state: State, rng: Rng) -> float:
-            return play_weight(state, rng) * net(state, rng)
-
-        return weigh
+        return net if plays is None else weigh_both(plays, net)
 
     def _inferring(self, determinize: Callable[[Rng], State], me: int) -> Callable[[Rng], State]:
         """``determinize``, keeping only samples in which every bet the other seats made

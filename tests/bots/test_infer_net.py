@@ -38,6 +38,20 @@ def _write_net(folder: Path, game: Any, cards: bool = True, seed: int = 0) -> Pa
     return folder
 
 
+def _plays_a_legal_deal(game: Any, bot: Any, seed: int) -> None:
+    """``bot`` in seat 0 against ``normal`` for a whole deal: every move legal."""
+    normal = mazo.make_bot("normal", game, seed=3)
+    state = game.new_match(seed=seed).stop_at_deal_end()
+    moves = 0
+    while not state.hand_over:
+        seat = state.to_act
+        move = (bot if seat == 0 else normal).choose(state.observation(seat))
+        assert move in state.legal_actions()
+        state = state.apply(move, seat=seat)
+        moves += 1
+    assert moves == 40  # two players, twenty tricks
+
+
 class _Fixed:
     """A stand-in net whose cards head says ``probs`` whatever it is shown."""
 
@@ -125,14 +139,7 @@ def test_a_search_with_infer_net_plays_legal_reproducible_moves(tmp_path: Path) 
     assert len(moves) == 1  # the same view and seed: the same move, whatever is hidden
     # A whole deal against normal, every move legal.
     bot = mazo.make_bot("hard", game, seed=2, iterations=12, infer="net", weights=str(folder))
-    normal = mazo.make_bot("normal", game, seed=3)
-    s = game.new_match(seed=12).stop_at_deal_end()
-    while not s.hand_over:
-        seat = s.to_act
-        player = bot if seat == 0 else normal
-        move = player.choose(s.observation(seat))
-        assert move in s.legal_actions()
-        s = s.apply(move, seat=seat)
+    _plays_a_legal_deal(game, bot, 12)
 
 
 def test_infer_net_needs_a_net_with_a_cards_head(tmp_path: Path) -> None:
@@ -243,13 +250,7 @@ def test_a_search_with_infer_both_finishes_a_deal_with_legal_reproducible_moves(
     moves.add(mazo.make_bot("expert", game, seed=6, **options).choose(state.observation(0)))
     assert len(moves) == 1 and moves <= set(state.legal_actions())
     bot = mazo.make_bot("hard", game, seed=2, iterations=12, infer="both", weights=str(folder))
-    normal = mazo.make_bot("normal", game, seed=3)
-    s = game.new_match(seed=13).stop_at_deal_end()
-    while not s.hand_over:
-        seat = s.to_act
-        move = (bot if seat == 0 else normal).choose(s.observation(seat))
-        assert move in s.legal_actions()
-        s = s.apply(move, seat=seat)
+    _plays_a_legal_deal(game, bot, 13)
 
 
 def test_infer_both_needs_both_readers(tmp_path: Path) -> None:
