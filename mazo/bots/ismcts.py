@@ -597,6 +597,9 @@ class ISMCTSBot:
         self.last_rejected = 0  # samples the last search threw away (infer)
         # Per seat, the rollout policy as ``state -> action`` (set for each search).
         self.choosers: list[Callable[[State], int]] = []
+        # The game's whole rollout on ints for those policies, where it has one (a line
+        # it does not cover returns None and is played move by move).
+        self.fast_rollout: Callable[[State], State | None] | None = None
         self.last_iterations = 0  # samples of the last search (for benchmarks)
         self.last_root: _Node | None = None  # the last search's tree (for tests)
         # The last paired search: each move's reward per world, and per world a bit per
@@ -671,7 +674,7 @@ class ISMCTSBot:
                 determinize = _weighing(determinize, weigh, self.pool)
         determinize = _stopping(determinize)
         if self.policies is not None:
-            self.choosers = self._rollout_choosers()
+            self._prepare_rollouts()
         self.last_rejected = 0
         self._infer_setup = None
         rng = Rng(self.random.getrandbits(64))
@@ -714,7 +717,7 @@ class ISMCTSBot:
         moves = self._moves(state.legal_actions(seat))
         self.side = self.side_of[seat]
         if self.policies is not None:
-            self.choosers = self._rollout_choosers()
+            self._prepare_rollouts()
         world = _stopping(lambda rng: state)
         # One world, no clock, no guide and no net: the values alone (put back after).
         kept = self.iterations, self.think_ms, self.guide, self.prior
@@ -1093,22 +1096,33 @@ class ISMCTSBot:
             state = state.apply_unchecked(playout(state, moves, rand()))
         return state
 
-    def _rollout_choosers(self) -> list[Callable[[State], int]]:
-        """Each seat's rollout policy as ``state -> action``: its heuristic (the signing
-        one on the searching side when ``signals``), through ``choose_state`` where the
-        heuristic has it, else through the seat's observation."""
+    def _prepare_rollouts(self) -> None:
+        """Each seat's rollout policy (its heuristic; the signing one on the searching
+        side when ``signals``) as ``state -> action`` in ``choosers``: through
+        ``choose_state`` where the heuristic has it, else through the seat's observation;
+        and the game's whole-rollout shortcut for those policies in ``fast_rollout``
+        (the heuristic module's ``fast_rollout`` hook, None where it has none)."""
         policies = self.policies
         assert policies is not None
         signing = self.signing_policies
+        seated: list[Bot] = []
         out: list[Callable[[State], int]] = []
         for seat, policy in enumerate(policies):
             if signing and self.side_of[seat] == self.side:
                 policy = signing[seat]
+            seated.append(policy)
             fast: Callable[[State], int] | None = getattr(policy, "choose_state", None)
             out.append(fast if fast is not None else _observing(policy))
-        return out
+        self.choosers = out
+        make_fast = hook(self.game, "fast_rollout")
+        self.fast_rollout = None if make_fast is None else make_fast(seated)
 
     def _heuristic_rollout(self, state: State) -> State:
+        fast = self.fast_rollout
+        if fast is not None:
+            end = fast(state)
+            if end is not None:
+                return end
         choosers = self.choosers
         for _ in range(MAX_ROLLOUT):
             if state.hand_over or state.match_over:

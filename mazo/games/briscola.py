@@ -710,59 +710,60 @@ class BriscolaState(MatchState):
 
     def _close_trick(self, trick: tuple[int, ...]) -> BriscolaState:
         """Fill in this fresh state after the last card of a trick: win, draw, maybe end."""
-        d = self._d
-        # The highest trump wins, else the highest card of the led suit: one key table
-        # per (trump, led suit) turns that into a max.
-        keys = d.keys[trick[0] // 10]  # the led suit's row
-        leader, sp, won, ntricks, holder, _used, sigs = self._t
-        h = self._h
-        draw = d.draw
-        if d.k == 2:
-            first, second = trick
-            if keys[first] > keys[second]:
-                winner = leader
-                loser = d.nxt[leader]
-            else:
-                loser = leader
-                winner = d.nxt[leader]
-            points = POINTS[first] + POINTS[second]
-            won |= (1 << first | 1 << second) << winner * 40
-            drew = sp < len(draw)
-            if drew:
-                h |= 1 << (winner * 40 + draw[sp]) | 1 << (loser * 40 + draw[sp + 1])
-                sp += 2
-                if sp == len(draw):
-                    holder = loser  # the face-up indicator is the last card drawn
-        else:
-            vals = [keys[c] for c in trick]
-            active = d.active
-            winner = active[(d.index[leader] + vals.index(max(vals))) % d.k]
-            points = 0
-            tmask = 0
-            for c in trick:
-                points += POINTS[c]
-                tmask |= 1 << c
-            won |= tmask << _OFF[winner]
-            drew = sp < len(draw)
-            if drew:
-                seat = winner
-                nxt = d.nxt
-                for c in draw[sp : sp + d.k]:
-                    h |= 1 << (_OFF[seat] + c)
-                    seat = nxt[seat]
-                sp += d.k
-                if sp == len(draw):
-                    # The face-up indicator is the last card drawn: the seat before the winner.
-                    holder = active[(d.index[winner] - 1) % d.k]
-        ntricks += 1
+        leader = self._t[0]
+        h, t, points, drew = _take_trick(self._d, trick, self._t, self._h)
+        winner = t[0]
         self._h = h
         self._trick = ()
         self.to_act = winner
-        self._t = (winner, sp, won, ntricks, holder, 0, sigs)
-        self._ev = (self._ev, _EV_TRICK, ntricks, leader, trick, winner, points, drew, holder)
+        self._t = t
+        self._ev = (self._ev, _EV_TRICK, t[3], leader, trick, winner, points, drew, t[4])
         if h >> winner * 40 & 0xFFFFFFFFFF:
             return self
         return _end_deal(self)
+
+    def play_to_deal_end(self, pick: Callable[[int, int, tuple[int, ...], Any], int]) -> State:
+        """The line's state at this deal's end when every card from here is
+        ``pick(seat, hands, trick, t)`` (the seat to act, the packed hands, the trick so
+        far, the state's ``_t`` tuple: leader, stock position, won piles, tricks, indicator
+        holder, ...): the same final state and log as :meth:`apply` card by card (tested),
+        without building the states between.  For a search's rollouts: from a state of
+        the play phase with no flag set, no signals, on a line that stops at the deal's
+        end; ``pick`` must return a card of the seat's hand (not checked: it is the
+        search's own policy, and a card from elsewhere would corrupt the hands)."""
+        if self._m or not self._g.stops_at_deal_end or self.to_act is None:
+            raise RulesError("play_to_deal_end plays a stopped search line's card play only")
+        d = self._d
+        nxt = d.nxt
+        k = d.k
+        h = self._h
+        t = self._t
+        ev = self._ev
+        trick = self._trick
+        seat = self.to_act
+        while True:
+            card = pick(seat, h, trick, t)
+            h ^= 1 << (seat * 40 + card)
+            trick = (*trick, card)
+            if len(trick) < k:
+                seat = nxt[seat]
+                continue
+            leader = t[0]
+            h, t, points, drew = _take_trick(d, trick, t, h)
+            seat = t[0]
+            ev = (ev, _EV_TRICK, t[3], leader, trick, seat, points, drew, t[4])
+            trick = ()
+            if not h >> seat * 40 & 0xFFFFFFFFFF:
+                end = _new_state(BriscolaState)
+                end._g = self._g
+                end._d = d
+                end._h = h
+                end._m = 0
+                end._t = t
+                end._ev = ev
+                end._trick = ()
+                end.to_act = seat
+                return _end_deal(end)
 
     def _derive(self) -> BriscolaState:
         new = _new_state(BriscolaState)
@@ -908,6 +909,57 @@ class BriscolaState(MatchState):
 
 
 _new_state = object.__new__
+
+
+def _take_trick(
+    d: _Deal, trick: tuple[int, ...], t: tuple[Any, ...], h: int
+) -> tuple[int, tuple[Any, ...], int, bool]:
+    """A full trick taken: the hands after the draw, the state's new ``_t`` (the winner
+    leads), the trick's points and whether cards were drawn.  One piece of code for
+    :meth:`BriscolaState.apply` and :meth:`BriscolaState.play_to_deal_end`."""
+    # The highest trump wins, else the highest card of the led suit: one key table
+    # per (trump, led suit) turns that into a max.
+    keys = d.keys[trick[0] // 10]  # the led suit's row
+    leader, sp, won, ntricks, holder, _used, sigs = t
+    draw = d.draw
+    if d.k == 2:
+        first, second = trick
+        if keys[first] > keys[second]:
+            winner = leader
+            loser = d.nxt[leader]
+        else:
+            loser = leader
+            winner = d.nxt[leader]
+        points = POINTS[first] + POINTS[second]
+        won |= (1 << first | 1 << second) << winner * 40
+        drew = sp < len(draw)
+        if drew:
+            h |= 1 << (winner * 40 + draw[sp]) | 1 << (loser * 40 + draw[sp + 1])
+            sp += 2
+            if sp == len(draw):
+                holder = loser  # the face-up indicator is the last card drawn
+    else:
+        vals = [keys[c] for c in trick]
+        active = d.active
+        winner = active[(d.index[leader] + vals.index(max(vals))) % d.k]
+        points = 0
+        tmask = 0
+        for c in trick:
+            points += POINTS[c]
+            tmask |= 1 << c
+        won |= tmask << _OFF[winner]
+        drew = sp < len(draw)
+        if drew:
+            seat = winner
+            nxt = d.nxt
+            for c in draw[sp : sp + d.k]:
+                h |= 1 << (_OFF[seat] + c)
+                seat = nxt[seat]
+            sp += d.k
+            if sp == len(draw):
+                # The face-up indicator is the last card drawn: the seat before the winner.
+                holder = active[(d.index[winner] - 1) % d.k]
+    return h, (winner, sp, won, ntricks + 1, holder, 0, sigs), points, drew
 
 
 def _end_deal(state: BriscolaState) -> BriscolaState:

@@ -175,3 +175,122 @@ def test_rollout_moves_before_the_last_draw_are_the_heuristics(options: dict[str
                 action = rng.choice(state.legal_actions())
             state = state.apply(action)
     assert checked > 500 and ties > 0
+
+
+def _mid_deal_lines(game: Any, deals: int, seed: int) -> list[Any]:
+    """Search lines (states marked ``stop_at_deal_end``) at random points of ``deals``
+    deals of ``normal`` play, and a sample of the seat's view at each."""
+    out = []
+    rng = Rng(seed)
+    for m in range(deals):
+        bots = [BriscolaHeuristic(game, derive_seed(seed, m, s)) for s in range(game.players)]
+        state: Any = game.new_match(seed=derive_seed(seed, "match", m))
+        for _ in range(rng.randbelow(3 * game.players + 20)):
+            if state.hand_over or state.match_over:
+                break
+            seat = state.to_act
+            state = state.apply(bots[seat].choose(state.observation(seat)), seat=seat)
+        if state.hand_over or state.match_over or state.to_act is None:
+            continue
+        out.append(state.stop_at_deal_end())
+        view = state.observation(state.to_act)
+        out.append(game.sampler(view)(Rng(derive_seed(seed, "sample", m))).stop_at_deal_end())
+    return out
+
+
+def _move_by_move(state: Any, policies: list[BriscolaHeuristic]) -> Any:
+    while not state.hand_over:
+        state = state.apply_unchecked(policies[state.to_act].choose_state(state))
+    return state
+
+
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [(2, {}), (2, {"deal_packet_size": 1}), (3, {}), (4, {}), (6, {})],
+)
+def test_a_whole_rollout_on_ints_ends_where_the_moves_do(
+    players: int, options: dict[str, Any]
+) -> None:
+    """``fast_rollout`` (the ISMCTS hook) reaches the very state, log and scores that the
+    policies' ``choose_state`` moves applied one by one reach, with the same tie draws
+    (each seat's Rng left in the same place), from real states and from samples, early
+    and late in the deal."""
+    from mazo.bots.heuristic.briscola import fast_rollout
+
+    game = mazo.load_game("briscola", players=players, **options)
+    lines = _mid_deal_lines(game, 30, seed=31 + players)
+    assert len(lines) >= 40
+    for i, line in enumerate(lines):
+        slow_bots = [BriscolaHeuristic(game, derive_seed(i, s)) for s in range(players)]
+        fast_bots = [BriscolaHeuristic(game, derive_seed(i, s)) for s in range(players)]
+        run = fast_rollout(fast_bots)
+        assert run is not None
+        want = _move_by_move(line, slow_bots)
+        got = run(line)
+        assert got is not None, f"line {i} not covered: {line!r}"
+        assert got.hand_over and got.to_act is None
+        assert got._state_key(got) == want._state_key(want), f"line {i}"
+        assert got._ev == want._ev, f"line {i}: another log"
+        assert (
+            got.scores == want.scores and got.finished_deal_points() == want.finished_deal_points()
+        )
+        for a, b in zip(fast_bots, slow_bots, strict=True):
+            assert a.rng.getstate() == b.rng.getstate()
+        assert line.hand_over is False  # the line itself is untouched
+
+
+def test_a_whole_rollout_on_ints_covers_only_plain_lines() -> None:
+    """Signing policies get no shortcut; lines the shortcut does not know (open hands,
+    the 2 of trumps exchanged, a line that does not stop at the deal's end) are left to
+    the search's move-by-move loop (None), and the engine refuses to play out a line
+    that would deal on."""
+    from mazo.bots.heuristic.briscola import fast_rollout
+    from mazo.core.errors import RulesError
+
+    game = mazo.load_game("briscola", players=4, signals_enabled=True)
+    assert fast_rollout([BriscolaHeuristic(game, s, signals=True) for s in range(4)]) is None
+    game = mazo.load_game("briscola", players=2, open_variant="open_hands")
+    run = fast_rollout([BriscolaHeuristic(game, s) for s in range(2)])
+    assert run is not None
+    assert run(game.new_match(seed=1).stop_at_deal_end()) is None
+    game = mazo.load_game("briscola", players=2, trump_two_exchange=True)
+    run = fast_rollout([BriscolaHeuristic(game, s) for s in range(2)])
+    assert run is not None
+    exchanged = 0
+    for m in range(60):
+        state: Any = game.new_match(seed=m)
+        if "exchange" not in [game.action_to_string(a) for a in state.legal_actions()]:
+            continue
+        state = state.apply("exchange").stop_at_deal_end()
+        assert run(state) is None
+        exchanged += 1
+    assert exchanged > 0
+    game = mazo.load_game("briscola", players=2)
+    state = game.new_match(seed=2)
+    with pytest.raises(RulesError, match="stopped search line"):
+        state.play_to_deal_end(lambda seat, h, trick, t: 0)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_search_reads_the_same_rewards_with_and_without_the_shortcut(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The preset's paired search on the same positions and seeds: every move's reward
+    in every world is the same whether its rollouts run on ints or move by move."""
+    import mazo.bots.heuristic.briscola as heuristic
+
+    game = mazo.load_game("briscola", players=players)
+    lines = _mid_deal_lines(game, 8, seed=70 + players)[::2]
+
+    def search() -> list[Any]:
+        out = []
+        for i, line in enumerate(lines):
+            bot = mazo.make_bot("hard", game, seed=i, iterations=24)
+            out.append((bot.choose(line.observation(line.to_act)), bot.last_paired))
+        return out
+
+    fast = search()
+    monkeypatch.setattr(heuristic, "fast_rollout", lambda policies: None)
+    slow = search()
+    assert fast == slow
+    assert sum(len(rewards) for _, paired in fast for rewards in paired.values()) > 100

@@ -24,6 +24,13 @@ game adds its file and nothing else.  Its hooks (module attributes):
 ``playout(state, moves, noise) -> int`` (optional)
     A fast rollout policy on a sampled state (ISMCTS ``rollout=greedy``); without it
     greedy rollouts play plain random moves.
+``fast_rollout(policies) -> ((state -> State | None) | None)`` (optional)
+    A whole rollout on ints for these rollout policies (one per seat; ISMCTS
+    ``rollout=heuristic``): from a search line's state, the state at the deal's end that
+    those policies' ``choose_state`` moves, applied one by one with the same draws,
+    would reach, without the states between; None for a line it does not cover (the
+    search then plays it move by move), and the hook itself returns None for policies it
+    does not know.  Two- and four-player Briscola have it.
 ``match_equity_of(game) -> (state -> float)`` (optional)
     Side 0's chance to win the match from a state (ISMCTS ``reward=equity``).
 ``search_reward(game, margin) -> ((scores, games, end) -> list[float])`` (optional)

@@ -125,6 +125,21 @@ def _holds(pool: int, hidden: int, good: int) -> float:
     return p
 
 
+# (pool, hidden) -> _holds for each count of good cards 0..40, a row read by index
+# where a decision asks several counts of the same draw.
+_HOLDS_ROWS: dict[tuple[int, int], tuple[float, ...]] = {}
+
+
+def _holds_row(pool: int, hidden: int) -> tuple[float, ...]:
+    """``_holds(pool, hidden, good)`` for every ``good`` from 0 to 40, remembered."""
+    row = _HOLDS_ROWS.get((pool, hidden))
+    if row is None:
+        row = _HOLDS_ROWS[pool, hidden] = tuple(
+            _holds(pool, hidden, good) for good in range(NUM_CARDS + 1)
+        )
+    return row
+
+
 def _parse(code: str) -> int:
     """A card code's id: the canonical codes looked up, any other spelling parsed."""
     card = _CARD_IDS.get(code)
@@ -207,9 +222,10 @@ class _View:
     wins: tuple[tuple[bool, ...], ...]  # _WINS[trump]
     lead_best: int  # the card winning the trick so far (-1: none yet)
     lead_mine: bool  # whether my side holds it
-    # Per seat after me: known mask, hidden count, partner, and the chance that it holds
-    # an unseen trump (the same for every card I may play).
-    after_info: list[tuple[int, int, bool, float]]
+    # Per seat after me: known mask, the odds of its hidden cards by the count of good
+    # cards (:func:`_holds_row`), partner, and the chance that it holds an unseen trump
+    # (the same for every card I may play).
+    after_info: list[tuple[int, tuple[float, ...], bool, float]]
     n_trumps_unseen: int
     fade: float
     plain_fade: float  # fade * the weight of a plain card's strength
@@ -393,7 +409,8 @@ class _View:
         info = []
         for s in self.after:
             n = hidden.get(s, 0)
-            info.append((known.get(s, 0), n, side_of[s] == my_side, _holds(n_unseen, n, n_trumps)))
+            odds = _holds_row(n_unseen, n)
+            info.append((known.get(s, 0), odds, side_of[s] == my_side, odds[n_trumps]))
         self.after_info = info
         self.fade = fade = 1.0 if self.stock > 0 else min(1.0, (len(self.hand) - 1) / 2.0)
         weight = PLAIN_PER_STRENGTH_HEADS_UP if self.k == 2 else PLAIN_PER_STRENGTH
@@ -431,7 +448,6 @@ class _View:
             self.table,
             self.trump,
             self.unseen,
-            self.n_unseen,
             self.after_info,
         )
 
@@ -450,8 +466,7 @@ def _p_take(
     table: int,
     trump: int,
     unseen: int,
-    n_unseen: int,
-    after_info: list[tuple[int, int, bool, float]],
+    after_info: list[tuple[int, tuple[float, ...], bool, float]],
 ) -> float:
     """The chance that my side takes the trick if I play ``card`` now, ``best`` winning it
     so far (-1: I lead; ``lead_mine``: my side holds it), ``table`` points on it, and
@@ -472,9 +487,10 @@ def _p_take(
     good_suit = (unseen & higher).bit_count()
     suit_damp = 1.0 if at_stake > 0 else 0.6
     trump_damp = min(1.0, 0.25 + at_stake / 10.0)
-    for known, hidden, partner, holds_trump in after_info:
-        # The chance that this seat takes the trick from ``best``.
-        p_suit = 1.0 if known & higher else _holds(n_unseen, hidden, good_suit)
+    for known, odds, partner, holds_trump in after_info:
+        # The chance that this seat takes the trick from ``best`` (``odds``: _holds of
+        # its hidden cards from the unseen pool, by the count of good cards).
+        p_suit = 1.0 if known & higher else odds[good_suit]
         p_trump = 0.0
         if plain:
             p_trump = 1.0 if known & SUIT_MASK[trump] else holds_trump
@@ -503,6 +519,36 @@ def _keep(card: int, trump: int, fade: float, plain_fade: float, unseen: int) ->
             power += POINTS[card] * (BANK_WEIGHT if not higher else BANK_WEIGHT_UNSURE)
         return power
     return plain_fade * STRENGTH[card]
+
+
+# A plain card's worth kept in a two-player deal with cards left to draw (_keep with
+# plain_fade = 1.0 * PLAIN_PER_STRENGTH_HEADS_UP: the same product, so the same float).
+_PLAIN_KEEP_HEADS_UP: tuple[float, ...] = tuple(
+    PLAIN_PER_STRENGTH_HEADS_UP * STRENGTH[c] for c in range(NUM_CARDS)
+)
+_UNSURE = BANK_WEIGHT_UNSURE
+
+
+# trump * 40 + lead -> per card c, the score of following ``lead`` with ``c`` in a
+# two-player deal with cards left to draw: at 2 c when an unseen card outranks c in
+# its suit, at 2 c + 1 when none does (the only thing the score reads besides them).
+_FOLLOW: dict[int, tuple[float, ...]] = {}
+
+
+def _follow_scores(trump: int, lead: int) -> tuple[float, ...]:
+    """:func:`_heads_up_pick`'s scores of following ``lead``, remembered in _FOLLOW: the
+    heuristic's score with one seat in the trick (:meth:`_View.score`: the card takes
+    the trick or not) and :func:`_keep`'s worth of the card at fade 1.0, the same
+    operations, so the same floats."""
+    row = _WINS[trump][lead]
+    out: list[float] = []
+    for c in range(NUM_CARDS):
+        x = (2.0 * (1.0 if row[c] else 0.0) - 1.0) * (POINTS[lead] + POINTS[c])
+        beaten = HIGHER[c]  # an unseen pool holding exactly the cards that outrank c
+        out.append(x - _keep(c, trump, 1.0, PLAIN_PER_STRENGTH_HEADS_UP, beaten))
+        out.append(x - _keep(c, trump, 1.0, PLAIN_PER_STRENGTH_HEADS_UP, 0))
+    got = _FOLLOW[trump * 40 + lead] = tuple(out)
+    return got
 
 
 # -- exact two-player endgame -----------------------------------------------------------
@@ -790,13 +836,15 @@ def _rollout_move(state: BriscolaState, seat: int) -> int:
     best difference of card points, its weakest card among equals.  Rollouts only (a
     search's samples, marked ``stop_at_deal_end``): a seat's own view has four worlds at
     the last draw, and ``normal`` plays those (:func:`endgame_values`)."""
-    d = state._d
-    h = state._h
+    return _exact_pick(state._d, state._h, state._trick, state._t[1], seat)
+
+
+def _exact_pick(d: Any, h: int, trick: tuple[int, ...], sp: int, seat: int) -> int:
+    """:func:`_rollout_move` on the state's ints (the deal's facts, the packed hands, the
+    trick, the stock position), for it and for :func:`fast_rollout`'s lines."""
     mover = h >> 40 * seat & _FULL
     other = h >> 40 * d.nxt[seat] & _FULL
-    trick = state._trick
     lead = trick[0] if trick else -1
-    sp = state._t[1]
     draw = d.draw
     if sp < len(draw):
         s0, s1 = draw[sp], draw[sp + 1]
@@ -838,47 +886,54 @@ def _heads_up_move(state: BriscolaState, seat: int, rng: Rng) -> int:
     same floats), the same ties and the same draw from ``rng`` to break them.  Only where
     nothing of the other hand is known (no indicator holder, no exchange, no open hands)
     and no signals are made, which is every such rollout move of a plain deal."""
-    d = state._d
-    h = state._h
+    return _heads_up_pick(state._d, state._h, state._t[2], state._trick, seat, rng)
+
+
+def _heads_up_pick(d: Any, h: int, won: int, trick: tuple[int, ...], seat: int, rng: Rng) -> int:
+    """:func:`_heads_up_move` on the state's ints (the deal's facts, the packed hands and
+    won piles, the trick), for it and for :func:`fast_rollout`'s lines.  :func:`_keep`
+    and :func:`_p_take` are written out here with their fade at 1.0 (cards left to draw):
+    the same operations on the same numbers, so the same floats (tested)."""
     hand = h >> 40 * seat & _FULL
-    won = state._t[2]
     trump = d.trump
     seen = d.removed | hand | 1 << d.indicator
     for s in d.active:
         seen |= won >> 40 * s & _FULL
-    trick = state._trick
     cards = _CARDS.get(hand) or _cards(hand)
     # _View's fade and plain_fade with cards left to draw: 1.0 and 1.0 * the weight.
-    plain_fade = PLAIN_PER_STRENGTH_HEADS_UP
+    plain_keep = _PLAIN_KEEP_HEADS_UP
+    trump_mask = SUIT_MASK[trump]
     if trick:
         # Following: the card takes the trick or it does not (no one plays after me).
         lead = trick[0]
         unseen = _FULL & ~(seen | 1 << lead)
-        row = _WINS[trump][lead]
-        table = POINTS[lead]
-        scores = [
-            (2.0 * (1.0 if row[c] else 0.0) - 1.0) * (table + POINTS[c])
-            - _keep(c, trump, 1.0, plain_fade, unseen)
-            for c in cards
-        ]
+        follow = _FOLLOW.get(trump * 40 + lead) or _follow_scores(trump, lead)
+        # A card's score reads only whether an unseen card of its suit outranks it.
+        scores = [follow[2 * c + (not unseen & HIGHER[c])] for c in cards]
     else:
         # Leading: the one seat after me is the opponent, nothing of its hand known.
         unseen = _FULL & ~seen
         n_unseen = unseen.bit_count()
         hidden = (h >> 40 * d.nxt[seat] & _FULL).bit_count()
-        holds_trump = _holds(n_unseen, hidden, (unseen & SUIT_MASK[trump]).bit_count())
+        odds = _holds_row(n_unseen, hidden)
+        holds_trump = odds[(unseen & trump_mask).bit_count()]
         scores = []
         for c in cards:
             # _p_take with one opponent after me, nothing of its hand known, the card
             # leading (the same operations, so the same floats: tested).
             at_stake = POINTS[c]
-            p_suit = _holds(n_unseen, hidden, (unseen & HIGHER[c]).bit_count())
+            p_suit = odds[(unseen & HIGHER[c]).bit_count()]
             p_suit *= 1.0 if at_stake > 0 else 0.6
-            p_trump = 0.0
-            if SUIT[c] != trump:
+            if trump_mask >> c & 1:
+                mine = 1.0 * (1.0 - (1.0 - (1.0 - p_suit) * (1.0 - 0.0)))
+                power = _TRUMP_POWER[c]
+                if at_stake and BANK_WEIGHT:
+                    power += at_stake * (BANK_WEIGHT if not unseen & HIGHER[c] else _UNSURE)
+                scores.append((2.0 * mine - 1.0) * at_stake - power)
+            else:
                 p_trump = holds_trump * min(1.0, 0.25 + at_stake / 10.0)
-            mine = 1.0 * (1.0 - (1.0 - (1.0 - p_suit) * (1.0 - p_trump)))
-            scores.append((2.0 * mine - 1.0) * at_stake - _keep(c, trump, 1.0, plain_fade, unseen))
+                mine = 1.0 * (1.0 - (1.0 - (1.0 - p_suit) * (1.0 - p_trump)))
+                scores.append((2.0 * mine - 1.0) * at_stake - plain_keep[c])
     top = max(scores)
     best = [c for c, x in zip(cards, scores, strict=True) if x >= top - 1e-9]
     return best[0] if len(best) == 1 else rng.choice(best)
@@ -891,11 +946,20 @@ def _table_move(state: BriscolaState, seat: int, rng: Rng) -> int:
     ``_derive`` gather, computed the same way, then scored by :func:`_p_take` and
     :func:`_keep` as :meth:`_View.score` scores them (so the same floats), the same ties
     and the same draw from ``rng``.  Search rollouts spend most of their time here."""
-    game = state._g
-    d = state._d
-    h = state._h
+    return _table_pick(state._g, state._d, state._h, state._trick, state._t, seat, rng)
+
+
+def _table_pick(
+    game: Any, d: Any, h: int, trick: tuple[int, ...], t: tuple[Any, ...], seat: int, rng: Rng
+) -> int:
+    """:func:`_table_move` on the state's ints (the game, the deal's facts, the packed
+    hands, the trick, the state's ``_t``), for it and for :func:`fast_rollout`'s lines."""
     hand = h >> 40 * seat & _FULL
-    leader, sp, won, _ntricks, holder, _used, _sigs = state._t
+    if not hand & (hand - 1):
+        # One card left: the scores below would choose it with no draw (a tenth of the
+        # moves of a deal).
+        return hand.bit_length() - 1
+    leader, sp, won, _ntricks, holder, _used, _sigs = t
     trump = d.trump
     stock = len(d.draw) - sp
     active = d.active
@@ -904,7 +968,6 @@ def _table_move(state: BriscolaState, seat: int, rng: Rng) -> int:
     seen = d.removed | hand
     for s in range(game.players):
         seen |= won >> 40 * s & _FULL
-    trick = state._trick
     table = 0
     for c in trick:
         seen |= 1 << c
@@ -939,12 +1002,13 @@ def _table_move(state: BriscolaState, seat: int, rng: Rng) -> int:
     for s in order[nt + 1 :]:
         known = kmask if s == kseat else 0
         n = (h >> 40 * s & _FULL).bit_count() - known.bit_count()
-        info.append((known, n, side_of[s] == my_side, _holds(n_unseen, n, n_trumps)))
+        odds = _holds_row(n_unseen, n)
+        info.append((known, odds, side_of[s] == my_side, odds[n_trumps]))
     cards = _CARDS.get(hand) or _cards(hand)
     fade = 1.0 if stock > 0 else min(1.0, (len(cards) - 1) / 2.0)
     plain_fade = fade * (PLAIN_PER_STRENGTH_HEADS_UP if len(active) == 2 else PLAIN_PER_STRENGTH)
     scores = [
-        (2.0 * _p_take(card, lead_best, lead_mine, table, trump, unseen, n_unseen, info) - 1.0)
+        (2.0 * _p_take(card, lead_best, lead_mine, table, trump, unseen, info) - 1.0)
         * (table + POINTS[card])
         - _keep(card, trump, fade, plain_fade, unseen)
         for card in cards
@@ -952,6 +1016,53 @@ def _table_move(state: BriscolaState, seat: int, rng: Rng) -> int:
     top = max(scores)
     chosen = [c for c, x in zip(cards, scores, strict=True) if x >= top - 1e-9]
     return chosen[0] if len(chosen) == 1 else rng.choice(chosen)
+
+
+def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
+    """A search's whole rollout on ints (the ISMCTS hook): given each seat's rollout
+    policy, a function from a search line's state to the state at its deal's end, played
+    by those policies with their own tie draws, the same end as their ``choose_state``
+    moves applied one by one (tested), without the states between
+    (:meth:`BriscolaState.play_to_deal_end`).  None where the policies are not all plain
+    ``normal`` Briscola heuristics (signs); the function returns None for a line it does
+    not cover (open hands, the 2 of trumps exchanged or declined, shown hands), which
+    the search then plays move by move."""
+    if not policies or any(type(p) is not BriscolaHeuristic or p.signals for p in policies):
+        return None
+
+    def run(state: State) -> State | None:
+        assert isinstance(state, BriscolaState)
+        game = state._g
+        d = state._d
+        if (
+            state._m
+            or not game.stops_at_deal_end
+            or d.exchanged is not None
+            or d.declined is not None
+            or game.open_hands
+        ):
+            return None
+        rngs = [p.rng for p in policies]
+        if d.k == 2:
+            ndraw = len(d.draw)
+            if ndraw - state._t[1] > 2 and state._t[4] is not None:
+                return None  # never in a plain deal: the indicator is drawn last
+
+            def heads_up(seat: int, h: int, trick: tuple[int, ...], t: tuple[Any, ...]) -> int:
+                if ndraw - t[1] <= 2:
+                    return _exact_pick(d, h, trick, t[1], seat)
+                return _heads_up_pick(d, h, t[2], trick, seat, rngs[seat])
+
+            return state.play_to_deal_end(heads_up)
+        if game.options["partners_show_hands_before_first_trick"]:
+            return None
+
+        def table(seat: int, h: int, trick: tuple[int, ...], t: tuple[Any, ...]) -> int:
+            return _table_pick(game, d, h, trick, t, seat, rngs[seat])
+
+        return state.play_to_deal_end(table)
+
+    return run
 
 
 # -- the bot ------------------------------------------------------------------------------
