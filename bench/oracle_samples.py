@@ -16,6 +16,7 @@ points, Escoba's hand points) with its 95% interval over deal sets, and the CPU 
 
     python bench/oracle_samples.py briscola --samples oracle --sets 40
     python bench/oracle_samples.py escoba --samples plain --sets 60 --bot infer=plays
+    python bench/oracle_samples.py briscola --oracle-stock 0-10 --sets 100   # late only
 
 Session 12 (Briscola, seed 2026, 300 playouts, 40 sets): oracle 81% of deals, +18 card
 points; session 13 (Escoba, 60 sets): oracle 74% of hands, +2.2 points; plain 53%, +0.5.
@@ -77,15 +78,20 @@ def _escoba_swap(sample: Any, state: Any, opp: int) -> Any:
 class Oracle:
     """``bot`` whose sampler is given the opponent's true hand (``oracle``) or not."""
 
-    def __init__(self, bot: Any, game: Game, oracle: bool) -> None:
+    def __init__(
+        self, bot: Any, game: Game, oracle: bool, stock: tuple[int, int] = (0, 40)
+    ) -> None:
         self.bot = bot
         self.state: Any = None
         if not oracle:
             return
         sampler = bot._sampler
+        low, high = stock
 
         def reading(obs: dict[str, Any]) -> Callable[[Rng], State]:
             me = obs["seat"]
+            if not low <= obs.get("stock_size", 0) <= high:
+                return sampler(obs)  # outside the part of the deal that cheats
             if game.name == "briscola":
                 return sampler(_briscola_oracle(self.state, me)(obs))
             deal = sampler(obs)
@@ -141,8 +147,21 @@ def main(argv: list[str] | None = None) -> int:
         metavar="K=V",
         help="an expert option on top of the preset (repeatable)",
     )
+    parser.add_argument(
+        "--oracle-stock",
+        default="0-40",
+        metavar="LOW-HIGH",
+        help="cheat only at decisions whose stock holds LOW to HIGH cards (where in the "
+        "deal the true hand is worth most)",
+    )
     parser.add_argument("--every", type=int, default=10, help="progress lines every N sets")
     args = parser.parse_args(argv)
+    low, dash, high = args.oracle_stock.partition("-")
+    if not dash or not low.isdigit() or not high.isdigit() or int(low) > int(high):
+        parser.error(
+            f"--oracle-stock takes LOW-HIGH card counts, as 0-10, not {args.oracle_stock!r}"
+        )
+    stock = (int(low), int(high))
     game = mazo.load_game(args.game, players=2)
     options = dict(args.bot)
     margins: list[list[int]] = []
@@ -161,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
                 ),
                 game,
                 args.samples == "oracle",
+                stock,
             )
             normal = make_bot("normal", game, seed=derive_seed(seed, f"n{first}"))
             bots = [expert, normal] if first == 0 else [normal, expert]
@@ -180,6 +200,7 @@ def main(argv: list[str] | None = None) -> int:
         "seed": args.seed,
         "iterations": args.iterations,
         "options": options,
+        "oracle_stock": list(stock),
         **_summary(margins, time.process_time() - start),
         "per_set": margins,
     }

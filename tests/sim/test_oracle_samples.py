@@ -65,3 +65,27 @@ def test_briscola_oracle_lists_the_true_hand_as_known() -> None:
         assert sorted(sample.observation(1 - me)["hand"]) == sorted(
             state.observation(1 - me)["hand"]
         )
+
+
+def test_the_oracle_cheats_only_inside_its_stock_range() -> None:
+    """``--oracle-stock LOW-HIGH``: the search's samples hold the opponent's true hand at
+    decisions whose stock is in range, and are the bot's own samples elsewhere."""
+    oracle = _script()
+    game = mazo.load_game("briscola", players=2)
+    truth_held = {True: 0, False: 0}
+    for state in _positions("briscola", range(3)):
+        me = state.to_act
+        obs = state.observation(me)
+        inside = 0 <= obs["stock_size"] <= 10
+        bot = oracle.Oracle(make_bot("expert", game, seed=1, iterations=5), game, True, (0, 10))
+        bot.state = state
+        sampler = bot.bot._sampler(obs)
+        true_hand = sorted(state.observation(1 - me)["hand"])
+        hits = sum(
+            sorted(sampler(Rng(k)).observation(1 - me)["hand"]) == true_hand for k in range(8)
+        )
+        if inside:
+            assert hits == 8
+        truth_held[inside] += hits == 8
+    # Early in the deal (stock above 10) a uniform sample rarely deals the true hand.
+    assert truth_held[True] > 10 and truth_held[False] < 5
