@@ -10,6 +10,17 @@ four suits, ``KE`` one suit, ``K(OCB)`` several suits of one rank (equal strengt
 Trionfetti is a Venetian game: unless the user picks another language the cards read in
 Italian (``KE (re di spade)``).
 
+The table (:func:`render_trionfetti_observation`) fits a terminal of 80×24 with the
+choices and the prompt under it, as Envite's does, even late in a smazzata (deal 4, the
+four cards left shown, a vega, two tricks done, the partner's cards of this deal and the
+earlier ones, messages).  So its lines say things short, and the log says them in full:
+seats are "you" and "Seat 3" (the names with the bot's kind are in the log), teams "us"
+and "them" (the games line says which seats are "us"; a spectator reads "team 0" and
+"team 1" and their seats), cards in lists by code (the hand too: the choices name its
+cards), the partner's cards from earlier deals by deal number, a vega our team must answer
+in a few words (the choices say what accept and refuse do), the latest four messages, and
+the talk window on the line of whose turn it is.  The ranking keeps its whole order.
+
 >>> from mazo.render import View
 >>> view = View(players=4, side_of=(0, 1, 0, 1), viewer=0, lang="it", game="trionfetti")
 >>> from mazo.games.trionfetti import PRESETS, ranking_levels
@@ -70,7 +81,7 @@ CLAIM_TEXT = {
 WORD_CLAIMS = tuple(CLAIM_TEXT)
 _MESSAGE_TYPES = ("signal", "announce", "tell", "say")
 _SYMBOLS = {"O": "♦", "C": "♥", "E": "♠", "B": "♣"}
-_RECENT = 6  # messages of the deal the table repeats
+_RECENT = 4  # messages of the deal the table repeats (the log has them all)
 _LEVEL = re.compile(r"(10|[1-9]|[AJQK])(?:\(([OCEB]+)\)|([OCEB]+))?")
 
 
@@ -171,65 +182,53 @@ def _preset_line(preset: str, view: View) -> str:
 def render_trionfetti_observation(obs: JSON, view: View, show_hand: bool = True) -> str:
     """The table as one seat sees it: smazzata and deal, points and games, the ranking in
     force, the bottom card, the cards left at deal 4, the vega, tricks, partner's known
-    cards, messages, the talk window and the hand."""
+    cards, messages, whose turn and the talk window, and the hand.
+
+    It fits a terminal of 80×24 with the choices under it: teams are "us" and "them"
+    (the games line says which seats are "us"; "team 1" for a spectator), seats by number,
+    cards in lists by code, the vega line short when the choices explain the answer, and
+    only the latest messages (the log has the full names and everything said).
+    """
     phase = obs.get("phase")
     levels = list(obs.get("ranking") or [])
     lines: list[str] = []
     deal = obs.get("deal", 1)
-    head = f"Smazzata {obs.get('smazzata', '?')} · deal {deal} of 4"
-    if phase == "ranking":
-        head += " (not dealt yet)"
+    head = f"Smazzata {obs.get('smazzata', '?')}"
+    if phase != "ranking":  # before the deal, the cutter's line says which deal comes
+        head += f" · deal {deal} of 4"
     head += (
-        f" · dealer: {view.seat(obs.get('dealer'), False)}"
-        f" · cutter: {view.seat(obs.get('cutter'), False)}"
-        f" · mano (leads first): {view.seat(obs.get('eldest'), False)}"
+        f" · dealer: {_who(obs.get('dealer'), view)}"
+        f" · cutter: {_who(obs.get('cutter'), view)}"
+        f" · mano (leads first): {_who(obs.get('eldest'), view)}"
     )
     lines.append(head)
     target = obs.get("points_to_win_game", 20)
-    lines.append(
-        f"Points ({target} win a game): {view.per_side(list(obs.get('scores') or [0, 0]))}"
-    )
+    lines.append(f"Points ({target} win a game): {_per_team(obs.get('scores'), view)}")
     lines.append(
         f"Games (first to {obs.get('games_to_win_match', 3)} wins the match): "
-        f"{view.per_side(list(obs.get('games') or [0, 0]))}"
+        f"{_per_team(obs.get('games'), view)} ({_teams_key(view)})"
     )
     lines.append(
         f"Ranking in force ({ranking_name(obs.get('ranking_name'))}), strongest first: "
         f"{ranking_text(levels, view)}"
     )
-    bottom = obs.get("bottom_card")
-    if bottom:
-        lines.append(f"Bottom card (never dealt this smazzata): {view.card(bottom)}")
-    else:
-        lines.append("Bottom card: not shown (any player may ask to see it: show_bottom)")
-    left = obs.get("leftover")
-    if left:
-        who = (
-            "shown to everyone"
-            if obs.get("leftover_public")
-            else "only you, the dealer, have seen them"
-        )
-        lines.append(f"Cards left after deal 4 ({who}): {view.cards(left)}")
+    lines.append(_bottom_line(obs, view))
     if phase == "ranking":
         cutter = obs.get("cutter")
         lines.append(
-            f"{view.seat(cutter)} {view.verb(cutter, 'cut', 'cuts')} the pack and "
-            f"{view.verb(cutter, 'choose', 'chooses')} the ranking for this smazzata "
-            "(keep it, a preset or a custom order) before the deal."
+            f"{_who(cutter, view).capitalize()} {view.verb(cutter, 'cut', 'cuts')} and "
+            f"{view.verb(cutter, 'choose', 'chooses')} the ranking before deal {deal} of 4 "
+            "(keep it, a preset or custom)"
         )
     else:
-        lines.extend(_vega_lines(obs, view))
-        won = list(obs.get("tricks_won") or [0, 0])
-        lines.append(f"Tricks won (two win the deal): {view.per_side(won)}")
+        lines.append(_vega_line(obs, view))
         lines.extend(_trick_lines(obs, view, levels))
         lines.extend(_partner_lines(obs, view))
         said = [_message_brief(m, view) for m in obs.get("messages") or []]
         if said:
-            more = f"(+{len(said) - _RECENT} earlier) " if len(said) > _RECENT else ""
-            lines.append("Messages this deal: " + more + " · ".join(said[-_RECENT:]))
-        if obs.get("seat") is not None and not obs.get("match_over"):
-            lines.append("Talk now: " + talk_text(obs))
-    turn = view.turn(obs, "Waiting for")
+            more = f" (+{len(said) - _RECENT} earlier)" if len(said) > _RECENT else ""
+            lines.append(f"Messages this deal{more}: " + " · ".join(said[-_RECENT:]))
+    turn = _turn_line(obs, view)
     if turn is not None:
         lines.append(turn)
     if show_hand and obs.get("seat") is not None and phase != "ranking":
@@ -237,36 +236,86 @@ def render_trionfetti_observation(obs: JSON, view: View, show_hand: bool = True)
     return "\n".join(lines)
 
 
+def _who(seat: int | None, view: View) -> str:
+    """A seat in a status line: "you" or "Seat 3" (the log has the full names)."""
+    if seat is None:
+        return "nobody"
+    return "you" if seat == view.viewer else f"Seat {seat}"
+
+
+def _team(team: int | None, view: View) -> str:
+    """A team in a status line: "us" and "them" for a player, "team 1" for a spectator."""
+    if team is None:
+        return "nobody"
+    if view.viewer is None:
+        return f"team {team}"
+    return "us" if view.side_of[view.viewer] == team else "them"
+
+
+def _team_scores(team: int, view: View) -> str:
+    """A team as the subject of "score(s) 1 point": "we score", "they score"."""
+    name = {"us": "we", "them": "they"}.get(_team(team, view))
+    return f"{name} score" if name else f"{_team(team, view)} scores"
+
+
+def _per_team(values: Any, view: View) -> str:
+    return " · ".join(f"{_team(t, view)} {v}" for t, v in enumerate(list(values or [0, 0])))
+
+
+def _teams_key(view: View) -> str:
+    """Which seats "us" (or each team, for a spectator) are."""
+    seats = [[s for s in range(view.players) if view.side_of[s] == t] for t in (0, 1)]
+    named = [f"{_team(t, view)}: seats {' & '.join(map(str, s))}" for t, s in enumerate(seats)]
+    if view.viewer is None:
+        return ", ".join(named)
+    return named[view.side_of[view.viewer]]
+
+
+def _bottom_line(obs: JSON, view: View) -> str:
+    bottom = obs.get("bottom_card")
+    left = list(obs.get("leftover") or [])
+    if not bottom:
+        text = "Bottom card: not shown (any player may ask to see it: show_bottom)"
+    elif not left:
+        return f"Bottom card (never dealt this smazzata): {view.card(bottom)}"
+    else:
+        text = f"Bottom card (never dealt): {_short(bottom, view)}"
+    if left:
+        who = "shown to all" if obs.get("leftover_public") else "seen only by you (dealer)"
+        text += f" · left after deal 4, {who}: {_codes(left, view)}"
+    return text
+
+
 def _vega_value(obs: JSON) -> int:
     scores = list(obs.get("scores") or [0, 0])
     return int(obs.get("points_to_win_game", 20)) - int(max(scores))
 
 
-def _vega_lines(obs: JSON, view: View) -> list[str]:
+def _vega_line(obs: JSON, view: View) -> str:
     vega = obs.get("vega") or {}
     pending = vega.get("pending")
-    stake = int(vega.get("stake") or 1)
     if pending:
-        team = int(pending["team"])
-        value = pending["value"]
-        answer = (
-            "Your team must answer"
-            if obs.get("team_must_answer")
-            else f"{view.side(1 - team)} must answer"
+        team, seat = int(pending["team"]), pending["seat"]
+        value = _points(pending["value"])
+        text = (
+            f"Vega pending: {_who(seat, view).capitalize()} "
+            f"{view.verb(seat, 'call', 'calls')} vega for {_team(team, view)}, worth {value}."
         )
-        seat = pending["seat"]
-        return [
-            f"Vega pending: {view.seat(seat)} {view.verb(seat, 'call', 'calls')} vega for "
-            f"{view.side(team, False)}, worth {_points(value)}. {answer}: accept (the deal "
-            f"is played for {_points(value)}) or refuse ({view.side(team, False)} scores "
-            "1 point, the deal ends)"
-        ]
+        if obs.get("team_must_answer"):
+            return text + " We must answer"  # the choices say what accept and refuse do
+        answering = _team(1 - team, view)
+        answer = {"us": "We", "them": "They"}.get(answering, answering.capitalize())
+        return (
+            f"{text} {answer} must answer: accept (the deal is played for {value}) or refuse "
+            f"({_team_scores(team, view)} 1 point, the deal ends)"
+        )
     if vega.get("used"):
-        return [f"Vega accepted: the deal is worth {_points(stake)} (no other vega this deal)"]
-    return [
-        "Vega: not called — the deal is worth 1 point; the seat to play may call it before "
-        f"playing (worth {_points(_vega_value(obs))})"
-    ]
+        stake = int(vega.get("stake") or 1)
+        return f"Vega accepted: the deal is worth {_points(stake)} (no other vega this deal)"
+    return (
+        "Vega: not called, deal worth 1 point; the seat to play may call it for "
+        f"{_points(_vega_value(obs))}"
+    )
 
 
 def _points(n: Any) -> str:
@@ -277,46 +326,39 @@ def _short(code: str, view: View) -> str:
     return view.card(code) if view.style == "symbol" else code
 
 
+def _codes(codes: Sequence[str], view: View) -> str:
+    """Cards in a status line: codes (symbols in that style), or ``none``."""
+    return " ".join(_short(c, view) for c in codes) if codes else "none"
+
+
 def _trick_lines(obs: JSON, view: View, levels: Sequence[JSON]) -> list[str]:
-    lines = []
+    """Tricks won, with the tricks done this deal, and the trick in progress."""
+    won = f"Tricks won (two win the deal): {_per_team(obs.get('tricks_won'), view)}"
     done = [e for e in obs.get("deal_log") or [] if e.get("type") == "trick"]
-    if done:
-        parts = []
-        for i, t in enumerate(done, 1):
-            cards = list(t.get("cards") or [])
-            leader = int(t.get("leader", 0))
-            plays = " ".join(_short(c, view) for c in cards)
-            parts.append(
-                f"{i}) {view.seat(leader, False)} led {plays} → {view.seat(t['winner'], False)}"
-            )
-        lines.append("Tricks this deal: " + " · ".join(parts))
+    parts = [
+        f"{i}) {_who(int(t.get('leader', 0)), view)} led "
+        f"{_codes(list(t.get('cards') or []), view)} → {_who(t['winner'], view)}"
+        for i, t in enumerate(done, 1)
+    ]
+    lines = [won + (" — " + " · ".join(parts) if parts else "")]
     number = len(done) + 1
     trick = list(obs.get("trick") or [])
     if trick:
         strength = _strength(levels)
-        played = "; ".join(f"{view.seat(t['seat'])} {view.card(t['card'])}" for t in trick)
+        played = "; ".join(f"{_who(t['seat'], view)} {_short(t['card'], view)}" for t in trick)
         best = min(trick, key=lambda t: strength.get(t["card"], 99))  # first among equals
         lines.append(
             f"Trick {number} so far: {played} — best so far: {_short(best['card'], view)} "
-            f"({view.seat(best['seat'], False)})"
+            f"({_who(best['seat'], view)})"
         )
     elif not obs.get("match_over") and obs.get("to_play") is not None:
         lines.append(view.nothing_played(number, obs["to_play"]))
     return lines
 
 
-_SHARE_WHY = {
-    "vega_pending": "while the vega waits",
-    "vega_accepted": "after the vega was accepted",
-    "tricks": "left in hand at the end of a 2-0 deal",
-    "refused": "left in hand after the refused vega",
-    "shown": "shown to you",
-    "shown_previous": "left at the end of the previous deal, shown to you",
-}
-
-
 def _partner_lines(obs: JSON, view: View) -> list[str]:
-    """What the partner's shares told this seat, this smazzata."""
+    """What the partner's shares told this seat, this smazzata: this deal's cards (those
+    played since apart), then the earlier deals' by deal number."""
     seat = obs.get("seat")
     if seat is None:
         return []
@@ -325,7 +367,7 @@ def _partner_lines(obs: JSON, view: View) -> list[str]:
     deal = 0
     played: set[str] = set()
     live: list[str] = []
-    earlier: list[str] = []
+    earlier: dict[int, list[str]] = {}
     for e in obs.get("smazzata_log") or []:
         kind = e.get("type")
         if kind == "deal":
@@ -340,19 +382,20 @@ def _partner_lines(obs: JSON, view: View) -> list[str]:
             else:
                 # shown_previous: the cards of the deal before, shown during this one
                 of = deal - 1 if reason == "shown_previous" and deal == current else deal
-                why = _SHARE_WHY.get(reason, reason)
-                earlier.append(f"deal {of}, {why}: {' '.join(_short(c, view) for c in cards)}")
+                known = earlier.setdefault(of, [])
+                known += [c for c in cards if c not in known]
     out = []
-    name = view.seat(partner)
+    name = _who(partner, view).capitalize()
     if live:
         still = [c for c in live if c not in played]
-        text = f"{name} has shown you this deal: {view.cards(still)}"
+        text = f"{name} has shown you this deal: {_codes(still, view)}"
         gone = [c for c in live if c in played]
         if gone:
-            text += f" (played since: {' '.join(_short(c, view) for c in gone)})"
+            text += f" (played since: {_codes(gone, view)})"
         out.append(text)
     if earlier:
-        out.append(f"{name}'s cards known from earlier deals: " + " · ".join(earlier))
+        by_deal = " · ".join(f"deal {d}: {_codes(c, view)}" for d, c in sorted(earlier.items()))
+        out.append(f"{name}'s cards in earlier deals: {by_deal}")
     return out
 
 
@@ -368,6 +411,31 @@ def talk_text(obs: JSON) -> str:
     return "none — no talk in the first trick"
 
 
+def _talk_brief(obs: JSON) -> str:
+    """The talk window in a few words (the ``m`` menu lists what may be said)."""
+    talk = obs.get("talk")
+    if talk == "all":
+        return "open to your partner and the table"
+    if talk == "partner":
+        return "your partner only"
+    if obs.get("phase") == "vega_pending":
+        return "none while the vega waits (answering team only)"
+    return "none in the first trick"
+
+
+def _turn_line(obs: JSON, view: View) -> str | None:
+    """Whose turn it is, and the talk window of a player."""
+    turn = None
+    if obs.get("match_over"):
+        return "The match is over."
+    if obs.get("to_act") is not None:
+        turn = f"Waiting for: {_who(obs['to_act'], view)}"
+    if obs.get("seat") is None or obs.get("phase") == "ranking":
+        return turn
+    talk = f"talk now: {_talk_brief(obs)}"
+    return f"{turn} · {talk}" if turn else talk[0].upper() + talk[1:]
+
+
 def _hand(obs: JSON, view: View, levels: Sequence[JSON]) -> str:
     hand = list(obs.get("hand") or [])
     if not hand:
@@ -375,7 +443,7 @@ def _hand(obs: JSON, view: View, levels: Sequence[JSON]) -> str:
     strength = _strength(levels)
     n = len(levels)
     hand.sort(key=lambda c: strength.get(c, 99))
-    return ", ".join(f"{view.card(c)} [level {strength.get(c, '?')}/{n}]" for c in hand)
+    return ", ".join(f"{_short(c, view)} [level {strength.get(c, '?')}/{n}]" for c in hand)
 
 
 def _claim(claim: str, view: View) -> str:
@@ -389,16 +457,21 @@ def _claim(claim: str, view: View) -> str:
 
 
 def _message_brief(m: JSON, view: View) -> str:
+    """One message of the deal in a status line: ``Seat 3 to the table: I hold QB``."""
     kind = m.get("type")
     seat = m.get("seat")
-    who = view.seat(seat)
-    if kind in ("signal", "tell"):
-        partner = (int(seat or 0) + 2) % 4
-        to = view.seat(partner, False)
+    to = _who((int(seat or 0) + 2) % 4, view) if kind in ("signal", "tell") else "the table"
+    if kind in ("tell", "say"):
+        what = f'"{m.get("text", "")}"'
     else:
-        to = "the table"
-    what = f'"{m.get("text", "")}"' if kind in ("tell", "say") else _claim(m.get("claim", ""), view)
-    return f"{who} to {to}: {what}"
+        claim = str(m.get("claim", ""))
+        if claim in CLAIM_TEXT:
+            what = CLAIM_TEXT[claim]
+        elif claim[-1:] in "OCEB" and len(claim) >= 2:
+            what = f"I hold {_short(claim, view)}"
+        else:
+            what = f"I hold {'an' if claim == '8' else 'a'} {claim}"
+    return f"{_who(seat, view).capitalize()} to {to}: {what}"
 
 
 # -- choices -------------------------------------------------------------------------------
@@ -414,7 +487,7 @@ def trionfetti_action_label(action: str, obs: JSON, view: View) -> str:
     >>> trionfetti_action_label("1O", obs, v)
     '1O  [level 2 of 2]'
     >>> trionfetti_action_label("vega", obs, v)
-    'vega — call vega: accepted, the deal is worth 5 points; refused, your team scores 1'
+    'vega — accepted, the deal is worth 5 points; refused, your team scores 1'
     """
     levels = list(obs.get("ranking") or [])
     word, _, rest = action.partition(" ")
@@ -422,24 +495,24 @@ def trionfetti_action_label(action: str, obs: JSON, view: View) -> str:
         level = _strength(levels).get(action)
         return view.card(action) + (f"  [level {level} of {len(levels)}]" if level else "")
     if action == "keep":
+        # The order is on the table's ranking line, just above.
         return (
-            f"keep — keep the ranking in force ({ranking_name(obs.get('ranking_name'))}): "
-            f"{ranking_text(levels, view)}"
+            f"keep — keep the ranking in force ({ranking_name(obs.get('ranking_name'))}), as above"
         )
     if word == "rank" and rest in PRESETS:
         return f"{action} — {_preset_line(rest, view)}"
     if action == "vega":
         return (
-            f"vega — call vega: accepted, the deal is worth {_points(_vega_value(obs))}; "
-            "refused, your team scores 1"
+            f"vega — accepted, the deal is worth {_points(_vega_value(obs))}; refused, your "
+            "team scores 1"
         )
     pending = (obs.get("vega") or {}).get("pending") or {}
     if action == "accept":
         return f"accept — play the deal for {_points(pending.get('value', '?'))}"
     if action == "refuse":
         team = pending.get("team")
-        who = view.side(team, False) if team is not None else "the callers"
-        return f"refuse — {who} scores 1 point and the deal ends"
+        who = _team_scores(team, view) if team is not None else "the callers score"
+        return f"refuse — {who} 1 point and the deal ends"
     if action == "show_bottom":
         return "show_bottom — ask to see the bottom card (everyone sees it then)"
     if action == "peek":
@@ -839,9 +912,8 @@ class TrionfettiText(GameText):
     def notes_after_choices(self, obs: JSON, pause: bool) -> list[str]:
         if obs.get("phase") == "ranking" and not pause:
             return [
-                "  or type rank <levels, strongest first>: a rank alone is its four suits, "
-                "KE one suit, K(BCO) several; e.g. rank KE QE JE 3 4 2 1 10 9 8 7 6 5 K(BCO) "
-                "Q(BCO) J(BCO), or rank [levels as JSON]"
+                "  or type rank <levels, strongest first> (K: four suits, KE: one, K(BCO): "
+                "several), e.g. rank KE QE JE 3 4 2 1 10 9 8 7 6 5 K(BCO) Q(BCO) J(BCO)"
             ]
         return []
 

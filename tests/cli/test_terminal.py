@@ -468,6 +468,49 @@ def test_envite_status_fits_80_by_24(
         assert rows <= 24, table
 
 
+def _rows(table: str, columns: int = 80) -> int:
+    """The rows a block takes on a terminal ``columns`` wide, each line broken between
+    words as the terminal breaks it (continuation lines indented: under a choice's text,
+    else two columns in), +1 for the prompt."""
+    import textwrap
+
+    rows = 1
+    for line in table.splitlines():
+        numbered = re.match(r" *(?:\d+|[a-z])\) ", line)
+        indent = " " * numbered.end() if numbered else line[: len(line) - len(line.lstrip())] + "  "
+        wrapped = textwrap.wrap(
+            line, columns, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
+        )
+        rows += len(wrapped) or 1
+    return rows
+
+
+@pytest.mark.parametrize(
+    ("seed", "bots"), [(3, "random"), (7, "random"), (3, "normal"), (6, "normal")]
+)
+def test_trionfetti_status_fits_80_by_24(
+    seed: int, bots: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each table shown at the human's turn (the cutter's choice of ranking too), its
+    choices and the prompt: at most 24 rows of 80 columns.  These matches reach the
+    longest tables: a vega pending, the partner's cards known from earlier deals, the four
+    cards left after deal 4, messages."""
+    argv = ["play", "trionfetti", "--seed", str(seed), "--vs", bots]
+    _, out, _ = run_cli(argv, capsys, monkeypatch, "1\n2\n3\n" * 30 + "q\n")
+    tables = [
+        re.split(r"Your (?:move|choice) \[", block)[0]
+        for block in out.split("\n\n")[1:]
+        if CHOICES.search(block) and block.startswith("Smazzata ")
+    ]
+    assert len(tables) >= 10
+    seen = "\n".join(tables)
+    for part in ("Vega pending: ", "earlier deals: ", "Messages this deal", "keep — "):
+        assert part in seen, part
+    assert "left after deal 4" in seen
+    for table in tables:
+        assert _rows(table) <= 24, table
+
+
 # Commands only one game has, as the in-game help words them.
 _OWN_COMMANDS = {
     "briscola": "exchange, decline",

@@ -49,7 +49,7 @@ MESSAGE_LINE = (
     " announces to the table: ",
     " signals to ",
     " says to the table: ",
-    "Messages this deal: ",
+    "Messages this deal",
 )
 
 pytestmark = pytest.mark.usefixtures("plain_terminal")
@@ -202,14 +202,17 @@ def test_the_cutter_sees_the_presets_and_chooses_one(
     code, out, err = run_cli(play_args(tmp_path, seed=seed), capsys, monkeypatch, "6\nq\n")
     assert code == 0, err
     first = out.split(CHOICE)[0]
-    assert "· cutter: you ·" in first and "(not dealt yet)" in first
+    assert "· cutter: you ·" in first
     assert (
         "Ranking in force (Più ponto e più figure), strongest first: "
         + PRESET_ORDERS["piu_ponto_e_piu_figure"]
     ) in first
-    assert "You cut the pack and choose the ranking for this smazzata" in first
-    normal = PRESET_ORDERS["piu_ponto_e_piu_figure"]
-    assert f"  1) keep — keep the ranking in force (Più ponto e più figure): {normal}" in first
+    # Nothing is dealt yet: the cutter chooses before deal 1.
+    assert (
+        "You cut and choose the ranking before deal 1 of 4 (keep it, a preset or custom)" in first
+    )
+    # The ranking kept is the one on the table's ranking line, above.
+    assert "  1) keep — keep the ranking in force (Più ponto e più figure), as above" in first
     for i, (preset, order) in enumerate(PRESET_ORDERS.items(), 2):
         assert f"  {i}) rank {preset} — {PRESET_NAMES[preset]}: {order}" in first
     assert "  or type rank <levels, strongest first>" in first
@@ -337,17 +340,17 @@ def test_human_answers_a_vega_for_the_team_out_of_turn(
         raise AssertionError("no seed gave a vega answered out of turn")
     assert code == 0
     block = out.split("is asked first, but you may answer for your team:")[1].split(PROMPT)[0]
-    assert "Waiting for: Seat 2 (random, your partner)" in block
+    # Seat 2 is asked; the human's team must answer, and may talk only between partners.
+    assert "Waiting for: Seat 2 · talk now: your partner only" in block
     assert re.search(
-        r"Vega pending: Seat [13] \(random\) calls vega for team 1 \(seats 1 & 3\), worth \d+ "
-        r"points?\. Your team must answer: accept",
+        r"^Vega pending: Seat [13] calls vega for them, worth \d+ points?\. We must answer$",
         block,
+        re.M,
     )
     assert re.search(r"^  1\) accept — play the deal for \d+ points?$", block, re.M)
-    assert "  2) refuse — team 1 (seats 1 & 3) scores 1 point and the deal ends" in block
+    assert "  2) refuse — they score 1 point and the deal ends" in block
     # While the vega waits the answering team sees both hands (§11.1).
-    assert re.search(r"^Seat 2 \(random, your partner\) has shown you this deal: ", block, re.M)
-    assert "Talk now: partner only (signal, tell)" in block
+    assert re.search(r"^Seat 2 has shown you this deal: ", block, re.M)
     answers = [
         e
         for e in final_state(tmp_path).events
@@ -387,7 +390,7 @@ def test_talk_menu_and_messages(
     assert "You signal to Seat 2 (random, your partner): I hold KE." in out
     assert "You announce to the table: I hold an 8 (otto)." in out
     assert "You signal to Seat 2 (random, your partner): my cards are strong." in out
-    assert "Talk now: open — to your partner (signal, tell) and to the table (announce, say)" in out
+    assert "· talk now: open to your partner and the table" in out
     actions = [a for a in record_of(tmp_path)["actions"] if a["seat"] == 0]
     assert [a["action"] for a in actions[-5:]] == [
         "tell hello partner",
@@ -405,7 +408,7 @@ def test_no_talk_in_the_first_trick(
     stdin = "1\nm\ntell hi\nsignal KE\nq\n"
     code, out, _ = run_cli(play_args(tmp_path, seed=cutter_seed()), capsys, monkeypatch, stdin)
     assert code == 0
-    assert "Talk now: none — no talk in the first trick" in out
+    assert "· talk now: none in the first trick" in out
     assert "No talk now: none — no talk in the first trick." in out
     assert "Not allowed: tell: no talk in the first trick (§11.2)" in out
     assert "signal KE is not allowed now (talk now: none)" in out
@@ -546,26 +549,24 @@ def test_the_table_during_a_deal() -> None:
         lines[0]
         == "Smazzata 1 · deal 1 of 4 · dealer: Seat 3 · cutter: Seat 2 · mano (leads first): you"
     )
-    assert (
-        lines[1] == "Points (20 win a game): Your team (seats 0 & 2) 12 · Team 1 (seats 1 & 3) 15"
-    )
-    assert (
-        lines[2]
-        == "Games (first to 3 wins the match): Your team (seats 0 & 2) 1 · Team 1 (seats 1 & 3) 0"
-    )
+    # Teams are "us" and "them"; the games line says which seats are "us".
+    assert lines[1] == "Points (20 win a game): us 12 · them 15"
+    assert lines[2] == "Games (first to 3 wins the match): us 1 · them 0 (us: seats 0 & 2)"
     assert lines[3] == f"Ranking in force (Bomba), strongest first: {PRESET_ORDERS['bomba']}"
     assert lines[4] == "Bottom card (never dealt this smazzata): 4B"
     # §8: 20 - max(12, 15) = 5.
     assert lines[5] == (
-        "Vega: not called — the deal is worth 1 point; the seat to play may call it before "
-        "playing (worth 5 points)"
+        "Vega: not called, deal worth 1 point; the seat to play may call it for 5 points"
     )
-    assert "Trick 1 so far: You 3O — best so far: 3O (you)" in lines
-    assert "Talk now: none — no talk in the first trick" in lines
-    assert "Waiting for: Seat 1" in lines
-    # Bomba: KE level 1 of 16, 7C level 11 (KE QE JE 3 4 2 1 10 9 8 7).
+    assert "Tricks won (two win the deal): us 0 · them 0" in lines
+    assert "Trick 1 so far: you 3O — best so far: 3O (you)" in lines
+    assert "Waiting for: Seat 1 · talk now: none in the first trick" in lines
+    # Bomba: KE level 1 of 16, 7C level 11 (KE QE JE 3 4 2 1 10 9 8 7); the hand by code
+    # (the choices name the cards), the bottom card by name.
     named = render_observation(obs, view4(style="name")).splitlines()
-    assert "Your hand: KE (re di spade) [level 1/16], 7C (sette di coppe) [level 11/16]" in named
+    assert "Your hand: KE [level 1/16], 7C [level 11/16]" in named
+    assert "Bottom card (never dealt this smazzata): 4B (quattro di bastoni)" in named
+    assert all(len(line) <= 80 for line in lines[4:])  # below the head and the ranking
     assert not set(CARD.findall(text.replace(lines[3], ""))) & {
         "QB",
         "1O",
@@ -581,24 +582,37 @@ def test_the_table_during_a_deal() -> None:
     state = state.apply("vega", seat=1)
     obs = state.observation(0)
     text = render_observation(obs, view4())
-    assert (
-        "Vega pending: Seat 1 calls vega for team 1 (seats 1 & 3), worth 5 points. Your team "
-        "must answer: accept (the deal is played for 5 points) or refuse (team 1 (seats 1 & 3) "
-        "scores 1 point, the deal ends)"
-    ) in text
-    assert "Seat 2 has shown you this deal: JO, 2C, 9B" in text
-    assert "Talk now: partner only (signal, tell)" in text
+    # The answering team's line is short: its choices say what accept and refuse do.
+    assert "Vega pending: Seat 1 calls vega for them, worth 5 points. We must answer" in text
+    assert "Seat 2 has shown you this deal: JO 2C 9B" in text
+    assert "Waiting for: Seat 2 · talk now: your partner only" in text
     assert render_choices(obs, view4()) == [
         "  1) accept — play the deal for 5 points",
-        "  2) refuse — team 1 (seats 1 & 3) scores 1 point and the deal ends",
+        "  2) refuse — they score 1 point and the deal ends",
         "  3) signal have — to your partner: I have it",
         "  4) signal nothing — to your partner: I have nothing",
         "  5) signal strong — to your partner: my cards are strong",
         "  6) signal weak — to your partner: my cards are weak",
         "  7) signal want_vega — to your partner: let's call vega",
     ]
-    # The opponents see nothing of it.
-    assert "2C" not in render_observation(state.observation(1), view4(viewer=1))
+    # The opponents see nothing of it; the callers and a spectator read what each answer
+    # does, and that only the answering team may talk.
+    callers = render_observation(state.observation(1), view4(viewer=1))
+    assert "2C" not in callers
+    assert (
+        "Vega pending: You call vega for us, worth 5 points. They must answer: accept (the "
+        "deal is played for 5 points) or refuse (we score 1 point, the deal ends)"
+    ) in callers
+    assert "Waiting for: Seat 2 · talk now: none while the vega waits (answering team only)" in (
+        callers
+    )
+    spectator = render_observation(state.observation(None), view4(viewer=None))
+    assert (
+        "Vega pending: Seat 1 calls vega for team 1, worth 5 points. Team 0 must answer: accept "
+        "(the deal is played for 5 points) or refuse (team 1 scores 1 point, the deal ends)"
+    ) in spectator
+    assert "(team 0: seats 0 & 2, team 1: seats 1 & 3)" in spectator
+    assert "talk now" not in spectator and "Your hand" not in spectator
     state = state.apply("accept", seat=2)
     text = render_observation(state.observation(0), view4())
     assert "Vega accepted: the deal is worth 5 points (no other vega this deal)" in text
