@@ -196,10 +196,10 @@ def render_trionfetti_observation(obs: JSON, view: View, show_hand: bool = True)
     head = f"Smazzata {obs.get('smazzata', '?')}"
     if phase != "ranking":  # before the deal, the cutter's line says which deal comes
         head += f" · deal {deal} of 4"
-    head += (
+    head += (  # the three roles of the smazzata, one row with "you" among them
         f" · dealer: {_who(obs.get('dealer'), view)}"
-        f" · cutter: {_who(obs.get('cutter'), view)}"
-        f" · mano (leads first): {_who(obs.get('eldest'), view)}"
+        f", cutter: {_who(obs.get('cutter'), view)}"
+        f", mano (leads): {_who(obs.get('eldest'), view)}"
     )
     lines.append(head)
     target = obs.get("points_to_win_game", 20)

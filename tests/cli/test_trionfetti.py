@@ -202,7 +202,7 @@ def test_the_cutter_sees_the_presets_and_chooses_one(
     code, out, err = run_cli(play_args(tmp_path, seed=seed), capsys, monkeypatch, "6\nq\n")
     assert code == 0, err
     first = out.split(CHOICE)[0]
-    assert "· cutter: you ·" in first
+    assert ", cutter: you," in first
     assert (
         "Ranking in force (Più ponto e più figure), strongest first: "
         + PRESET_ORDERS["piu_ponto_e_piu_figure"]
@@ -546,8 +546,7 @@ def test_the_table_during_a_deal() -> None:
     text = render_observation(obs, view4())
     lines = text.splitlines()
     assert (
-        lines[0]
-        == "Smazzata 1 · deal 1 of 4 · dealer: Seat 3 · cutter: Seat 2 · mano (leads first): you"
+        lines[0] == "Smazzata 1 · deal 1 of 4 · dealer: Seat 3, cutter: Seat 2, mano (leads): you"
     )
     # Teams are "us" and "them"; the games line says which seats are "us".
     assert lines[1] == "Points (20 win a game): us 12 · them 15"
