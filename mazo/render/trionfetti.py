@@ -332,8 +332,8 @@ def _codes(codes: Sequence[str], view: View) -> str:
 
 
 def _trick_lines(obs: JSON, view: View, levels: Sequence[JSON]) -> list[str]:
-    """Tricks won, with the tricks done this deal, and the trick in progress."""
-    won = f"Tricks won (two win the deal): {_per_team(obs.get('tricks_won'), view)}"
+    """The tricks each team won, with the tricks done this deal, and the trick in progress."""
+    won = f"Tricks (two win the deal): {_per_team(obs.get('tricks_won'), view)}"
     done = [e for e in obs.get("deal_log") or [] if e.get("type") == "trick"]
     parts = [
         f"{i}) {_who(int(t.get('leader', 0)), view)} led "
@@ -840,7 +840,7 @@ class TrionfettiText(GameText):
   Enter, c           at a pause: let the game go on"""
     messages_behind_m = True
     bold_prefixes = ("Your hand", "Ranking", "Vega pending")
-    pause_prefixes = ("Tricks won", "Your hand", "Ranking", "Vega")
+    pause_prefixes = ("Tricks (", "Your hand", "Ranking", "Vega")
     pause_offer = "You may act now (out of turn), or go on:"
     bot_messages = 1  # the engine lets a seat send each of its 140 claims once per move
     choices_after_talk = True

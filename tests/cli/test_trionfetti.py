@@ -557,7 +557,7 @@ def test_the_table_during_a_deal() -> None:
     assert lines[5] == (
         "Vega: not called, deal worth 1 point; the seat to play may call it for 5 points"
     )
-    assert "Tricks won (two win the deal): us 0 · them 0" in lines
+    assert "Tricks (two win the deal): us 0 · them 0" in lines
     assert "Trick 1 so far: you 3O — best so far: 3O (you)" in lines
     assert "Waiting for: Seat 1 · talk now: none in the first trick" in lines
     # Bomba: KE level 1 of 16, 7C level 11 (KE QE JE 3 4 2 1 10 9 8 7); the hand by code
