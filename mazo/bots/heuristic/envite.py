@@ -515,9 +515,12 @@ class _View(TrickView):
         self._setup(n, t, _ids(obs["hand"]), played, voids, claims, reads)
 
     @classmethod
-    def of_state(cls, state: EnviteState, seat: int, read_signs: bool) -> _View:
+    def of_state(
+        cls, state: EnviteState, seat: int, read_signs: bool, facts: _Facts | None = None
+    ) -> _View:
         """The view of ``seat`` from the engine's state: what its observation shows (its
-        hand, the plays, its partners' signs and shown hands), no other hidden card."""
+        hand, the plays, its partners' signs and shown hands), no other hidden card.
+        ``facts``: the state's :func:`_deal_facts` when the caller has them."""
         self = object.__new__(cls)  # TrickView.blank
         game = state._g
         d = state._d
@@ -537,7 +540,9 @@ class _View(TrickView):
         self.to_play = (lead + len(trick)) % n
         t = _table(n, d.vira, game.plain_rule)
         # This deal's plays and signs, from the log (:func:`_deal_facts`).
-        played, voids, signers, signs, sizes, _ = _deal_facts(state._ev, d, n, t)
+        if facts is None:
+            facts = _deal_facts(state._ev, d, n, t)
+        played, voids, signers, signs, sizes, _ = facts
         self.hand_sizes = list(sizes)
         claims: dict[int, int] = {}
         self.signed = False
@@ -776,20 +781,26 @@ class _View(TrickView):
     def _p_max_run(self, best: int, led: int, mine: float, start: int, length: int) -> float:
         """:meth:`_p_max` with ``after`` the ``length`` seats from ``start`` on (cyclic),
         memoized by an int (below the keys of :meth:`_p_max`'s lists)."""
-        run = start | length << 4
-        key = best | led << 6 | (mine > 0.0) << 9 | run << 10
+        key = best | led << 6 | (mine > 0.0) << 9 | (start | length << 4) << 10
         got = self._runs.get(key)
         if got is None:
-            if not self._ready:
-                self._prepare()
-            n, me = self.n, self.seat
-            at = n | run << 4 | me << 12
-            seats = _RUN_SEATS.get(at)
-            if seats is None:
-                seats = _RUN_SEATS[at] = [
-                    s for i in range(start, start + length) if (s := i % n) != me
-                ]
-            got = self._runs[key] = self._p_max_of(best, led, mine, seats, run)
+            got = self._new_run(key, best, led, mine, start, length)
+        return got
+
+    def _new_run(
+        self, key: int, best: int, led: int, mine: float, start: int, length: int
+    ) -> float:
+        """:meth:`_p_max_run` priced and kept under ``key`` (its memo's key), for callers
+        that have just missed it there (one lookup, not three)."""
+        if not self._ready:
+            self._prepare()
+        n, me = self.n, self.seat
+        run = start | length << 4
+        at = n | run << 4 | me << 12
+        seats = _RUN_SEATS.get(at)
+        if seats is None:
+            seats = _RUN_SEATS[at] = [s for i in range(start, start + length) if (s := i % n) != me]
+        got = self._runs[key] = self._p_max_of(best, led, mine, seats, run)
         return got
 
     def _p_max_of(self, best: int, led: int, mine: float, seats: list[int], skey: int) -> float:
@@ -858,25 +869,44 @@ class _View(TrickView):
         does), summed seat by seat and capped at 1; a trump over a plain lead needs a void
         in the suit led (``pv``: each seat's chance of that void, None for no need)."""
         pools, rates, team = self._pools, self._rates, self.team
-        # The known hands are read only when some seat is known to hold the card.
-        known = self._known if self._known_any & bit else None
         total = ours = 0.0
-        for s in seats:
-            if known is not None and known[s] & bit:
-                p = 1.0
-            elif pools[s] & bit:
-                p = rates[s]
-                if not p:
+        if self._known_any & bit:  # the known hands, read only when one holds the card
+            known = self._known
+            for s in seats:
+                if known[s] & bit:
+                    p = 1.0
+                elif pools[s] & bit:
+                    p = rates[s]
+                    if not p:
+                        continue
+                else:
                     continue
-            else:
-                continue
-            if pv is not None:
-                p *= pv[s]
-            total += p
-            if s & 1 == team:
-                ours += p
-        total = min(1.0, total)
-        return total, min(ours, total)
+                if pv is not None:
+                    p *= pv[s]
+                total += p
+                if s & 1 == team:
+                    ours += p
+        elif pv is None:  # the loop above for no known card and no void needed
+            for s in seats:
+                if pools[s] & bit:
+                    p = rates[s]
+                    if p:
+                        total += p
+                        if s & 1 == team:
+                            ours += p
+        else:
+            for s in seats:
+                if pools[s] & bit:
+                    p = rates[s]
+                    if p:
+                        p *= pv[s]
+                        total += p
+                        if s & 1 == team:
+                            ours += p
+        # min(1.0, total) and min(ours, total), without the calls (the same floats).
+        if not total < 1.0:
+            total = 1.0
+        return total, total if total < ours else ours
 
     def after(self, count: int) -> list[int]:
         """The seats that play after the first ``count`` cards of the current trick."""
@@ -886,10 +916,12 @@ class _View(TrickView):
     def q(self, card: int) -> float:
         """The chance that the team wins a later trick in which the bot plays ``card``:
         the trick odds of ``card`` led, every other seat after it."""
-        got = self._runs.get(card | self.t.eff[card] << 6 | self._qrun)
+        led = self.t.eff[card]
+        key = card | led << 6 | self._qrun
+        got = self._runs.get(key)
         if got is None:
             n = self.n
-            got = self._p_max_run(card, self.t.eff[card], 1.0, (self.seat + 1) % n, n - 1)
+            got = self._new_run(key, card, led, 1.0, (self.seat + 1) % n, n - 1)
         return got
 
     def qs(self) -> dict[int, float]:
@@ -900,8 +932,12 @@ class _View(TrickView):
             runs, eff, qrun = self._runs, self.t.eff, self._qrun
             qs = self._qs = {}
             for c in self.hand:
-                got = runs.get(c | eff[c] << 6 | qrun)
-                qs[c] = self.q(c) if got is None else got
+                key = c | eff[c] << 6 | qrun
+                got = runs.get(key)
+                if got is None:
+                    n = self.n
+                    got = self._new_run(key, c, eff[c], 1.0, (self.seat + 1) % n, n - 1)
+                qs[c] = got
         return qs
 
     def value(
@@ -941,9 +977,10 @@ class _View(TrickView):
         start = (leader + count) % n
         mine = holder & 1 == self.team
         # _p_max_run's memo read here (its key), the odds priced there when missing.
-        p = self._runs.get(best | led << 6 | mine << 9 | (start | (n - count) << 4) << 10)
+        key = best | led << 6 | mine << 9 | (start | (n - count) << 4) << 10
+        p = self._runs.get(key)
         if p is None:
-            p = self._p_max_run(best, led, 1.0 if mine else 0.0, start, n - count)
+            p = self._new_run(key, best, led, 1.0 if mine else 0.0, start, n - count)
         return self._odds(p, card, qs), p
 
     def _odds(self, p: float, card: int, qs: Mapping[int, float] | None) -> float:
@@ -955,8 +992,12 @@ class _View(TrickView):
             rest = []
             for c in self.hand:
                 if c != card:
-                    got = runs.get(c | eff[c] << 6 | qrun)
-                    rest.append(self.q(c) if got is None else got)
+                    key = c | eff[c] << 6 | qrun
+                    got = runs.get(key)
+                    if got is None:
+                        n = self.n
+                        got = self._new_run(key, c, eff[c], 1.0, (self.seat + 1) % n, n - 1)
+                    rest.append(got)
         else:
             rest = [qs[c] for c in self.hand if c != card]
         won, lost = self.won, self.lost
@@ -965,11 +1006,14 @@ class _View(TrickView):
             # chances and lost == 0, both lines of its unrolled code as they run there.
             a, b = rest
             both = a * b
-            one = min(1.0, ((1.0 - a) * b + a * (1.0 - b)) + both)
+            # (min(1.0, x) as ``x if x < 1.0 else 1.0``: the same float, no call.)
+            one = ((1.0 - a) * b + a * (1.0 - b)) + both
+            if not one < 1.0:
+                one = 1.0
             if won == 1:  # win: need 0 -> 1.0; lose: need 1 over two chances
                 return p * 1.0 + (1.0 - p) * one
             # won == 0: win: need 1 over two chances; lose: need 2 over two chances
-            return p * one + (1.0 - p) * min(1.0, both)
+            return p * one + (1.0 - p) * (both if both < 1.0 else 1.0)
         return p * deal_odds(won + 1, lost, rest) + (1.0 - p) * deal_odds(won, lost + 1, rest)
 
     def estimate(self) -> float:
@@ -1062,18 +1106,24 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
         shows (no observation built, no card string parsed)."""
         if not isinstance(state, EnviteState) or state._g.name != self.game.name:
             raise RulesError(f"this bot plays {self.game.name}, not {state!r}")
-        if state._g is not self.game and state._g.options != self.game.options:
+        game = state._g
+        # A search's stopped lines play the game's twin, which shares the game's options:
+        # the identity settles it without comparing the dicts.
+        opts = game.options
+        if game is not self.game and opts is not self.game.options and opts != self.game.options:
             # The rules the bot was made for read from the state's own: the slow door.
             return self.choose(state.observation(state.to_act))
         seat = state.to_act
         legal = state._legal  # the engine's cached list (read, never changed here)
-        if legal is None:
-            legal = state.legal_actions()
+        if legal is None and seat is not None:
+            # What legal_actions() computes and caches, without the copy it returns.
+            legal = state._legal = state._compute_legal(seat)
         if seat is None or not legal:
             raise RulesError(
                 f"seat {seat!r} has no legal action in this observation (to_act is {seat!r})"
             )
         allowed = set(legal)
+        facts: _Facts | None = None
         if not (
             state._g.penalize or ENVIO in allowed or ACCEPT in allowed or TUMBO_PLAY in allowed
         ):
@@ -1081,9 +1131,10 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
             # only card), without a view when that is all.
             hand = state._h >> seat * 40 & _FULL
             if self.signals:
-                game, d = state._g, state._d
+                d = state._d
                 t = _table(game.players, d.vira, game.plain_rule)
-                if not _deal_facts(state._ev, d, game.players, t)[2] >> seat & 1:
+                facts = _deal_facts(state._ev, d, game.players, t)  # of_state's too
+                if not facts[2] >> seat & 1:
                     tstr = t.tstr
                     trumps = sorted((c for c in card_ids(hand) if tstr[c]), key=tstr.__getitem__)
                     action = _sign_action(t, trumps)
@@ -1092,7 +1143,7 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
             cards = [c for c in card_ids(hand) if c in allowed]
             if len(cards) == 1:
                 return cards[0]
-        view = _View.of_state(state, seat, self.signals)
+        view = _View.of_state(state, seat, self.signals, facts)
         if state._g.penalize:  # the offences (renuncios) are legal but never taken
             d = state._d
             allowed -= {c for c in legal if c < 40} - set(view.playable())
