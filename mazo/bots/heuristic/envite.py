@@ -330,6 +330,10 @@ def _table(n: int, vira: int, plain_rule: bool) -> _Table:
     return t
 
 
+# A hand's card ids by its mask (_View._setup): tuples, a few thousand hands.
+_HAND_IDS: dict[int, tuple[int, ...]] = {}
+_HAND_IDS_MAX = 16384
+
 # The views seen lately by their facts (:meth:`_View._setup`), for their odds' memos.
 _SEEN: dict[tuple[Any, ...], dict[int, float]] = {}
 _SEEN_MAX = 4096
@@ -427,6 +431,10 @@ _RUN_SEATS: dict[int, list[int]] = {}
 
 # 1 - holds(pool, hidden, good) by ``pool << 12 | hidden << 6 | good`` (_View._p_voids).
 _VOID: dict[int, float] = {}
+# Every seat's p_void of a suit (_View._p_voids, no card known), by the suit, its unseen
+# count and the view's pool sizes, hidden counts and voids: tuples of ints and floats.
+_VOIDS: dict[tuple[Any, ...], tuple[float, ...]] = {}
+_VOIDS_MAX = 8192
 
 
 def _sign_action(t: _Table, trumps: Sequence[int]) -> int:
@@ -454,6 +462,54 @@ class _View(TrickView):
     """What the bot derives from one observation, or from the engine's state for the seat
     to act (:meth:`of_state`): the same facts, as card ids and masks, and one scoring code
     on them."""
+
+    # Slots (TrickView's facts too): a view has about forty attributes, more than an
+    # instance dict shares keys for, so without them each view built a dict of its own
+    # and every attribute read looked its name up in it.
+    __slots__ = (
+        "_claims",
+        "_held",
+        "_known",
+        "_known_any",
+        "_p_maxes",
+        "_pools",
+        "_qrun",
+        "_qs",
+        "_rates",
+        "_ready",
+        "_runs",
+        "_shares",
+        "_sids",
+        "_sizes",
+        "_values",
+        "_void_facts",
+        "_void_p",
+        "hand",
+        "hand_mask",
+        "hand_sizes",
+        "hidden",
+        "level",
+        "lost",
+        "must_answer",
+        "must_decide",
+        "n",
+        "pending",
+        "plain_rule",
+        "played",
+        "reads_signs",
+        "scores",
+        "seat",
+        "signed",
+        "t",
+        "team",
+        "to_play",
+        "trick",
+        "tumbo_any",
+        "tumbo_deal",
+        "unseen",
+        "voids",
+        "won",
+    )
 
     n: int
     t: _Table
@@ -587,18 +643,19 @@ class _View(TrickView):
         self.t = t
         self.plain_rule = t.plain_rule
         self.hand_mask = hand
-        self.hand = card_ids(hand)
+        ids = _HAND_IDS.get(hand)
+        if ids is None:
+            if len(_HAND_IDS) >= _HAND_IDS_MAX:
+                _HAND_IDS.clear()
+            ids = _HAND_IDS[hand] = tuple(card_ids(hand))
+        self.hand = list(ids)
         self.reads_signs = reads_signs
         self.played = played
         self.voids = voids
         self._claims = claims
-        self._ready = False  # the odds' facts (_prepare) wait for the first odds asked
-        self._void_p: dict[int, list[float]] = {}
-        # The odds' memos, keyed by ints: trick odds (:meth:`_p_max`, :meth:`_p_max_run`),
-        # the categories' shares (:meth:`_p_max_of`).
-        self._p_maxes: dict[int, float] = {}
-        self._shares: dict[int, tuple[float, float]] = {}
-        self._sids: dict[tuple[int, ...], int] = {}
+        # The odds' facts and memos (_prepare) wait for the first odds asked: a view
+        # whose odds are all in _runs (below) never builds them.
+        self._ready = False
         self._qs: dict[int, float] | None = None
         self._values: dict[int, tuple[float, float]] = {}
         # The trick odds of :meth:`_p_max_run` (their key names the trick's best card,
@@ -608,9 +665,10 @@ class _View(TrickView):
         # meets the same seat in the same spot again) reads the same memo of them, so the
         # same odds are not priced twice.  (One flat tuple and one dict of floats kept a
         # view: few objects for the garbage collector.)
-        key = (t, self.seat, hand, played, *voids, *self.hand_sizes)
-        if claims:
-            key += tuple(x for item in claims.items() for x in item)
+        if claims:  # (seat, cards) pairs, as tuples: no generator to flatten them
+            key = (t, self.seat, hand, played, *voids, *self.hand_sizes, *claims.items())
+        else:
+            key = (t, self.seat, hand, played, *voids, *self.hand_sizes)
         runs = _SEEN.get(key)
         if runs is None:
             if len(_SEEN) >= _SEEN_MAX:
@@ -627,6 +685,13 @@ class _View(TrickView):
         seat's hidden cards, its pool of unseen cards (not in its voids) and the chance
         it holds one given card of its pool."""
         n, t = self.n, self.t
+        self._void_p: dict[int, tuple[float, ...]] = {}
+        self._void_facts: tuple[int, ...] | None = None  # _VOIDS's key, less the suit's
+        # The odds' memos, keyed by ints: trick odds (:meth:`_p_max`, :meth:`_p_max_run`),
+        # the categories' shares (:meth:`_p_max_of`).
+        self._p_maxes: dict[int, float] = {}
+        self._shares: dict[int, tuple[float, float]] = {}
+        self._sids: dict[tuple[int, ...], int] = {}
         out = self.hand_mask | self.played | 1 << t.vira
         known = [0] * n
         worth = t.worth
@@ -652,7 +717,7 @@ class _View(TrickView):
             self.hidden = hidden = list(self.hand_sizes)
         self._pools = pools = [unseen & ~v for v in self.voids]
         self._sizes = sizes = [p.bit_count() for p in pools]
-        self._rates = [_RATE[h][size] for h, size in zip(hidden, sizes, strict=True)]
+        self._rates = [_RATE[hidden[s]][sizes[s]] for s in range(n)]  # (zip(strict=) costs more)
         self._ready = True
 
     @property
@@ -729,26 +794,46 @@ class _View(TrickView):
         """The chance that ``seat`` holds no plain card of ``suit`` (so it may trump)."""
         return self._p_voids(suit)[seat]
 
-    def _p_voids(self, suit: int) -> list[float]:
+    def _p_voids(self, suit: int) -> tuple[float, ...]:
         """:meth:`p_void` of every seat (computed once a view and suit)."""
+        if not self._ready:
+            self._prepare()
         got = self._void_p.get(suit)
-        if got is None:
-            if not self._ready:
-                self._prepare()
-            plain = self.t.plain[suit]
-            known, sizes, hidden = self._known, self._sizes, self.hidden
-            got = []
-            for seat, pool in enumerate(self._pools):
-                if known[seat] & plain:
-                    got.append(0.0)
-                else:
-                    key = sizes[seat] << 12 | hidden[seat] << 6 | (pool & plain).bit_count()
-                    void = _VOID.get(key)
-                    if void is None:
-                        count = (pool & plain).bit_count()
-                        void = _VOID[key] = 1.0 - _holds(sizes[seat], hidden[seat], count)
-                    got.append(void)
-            self._void_p[suit] = got
+        if got is not None:
+            return got
+        plain = self.t.plain[suit]
+        key: tuple[Any, ...] | None = None
+        if not self._known_any:
+            # With no card known, a seat's chance is a function of its pool's size, its
+            # hidden cards and its pool's cards of the suit: none when the seat is void
+            # in it (voids are whole suits), else the unseen ones.  So the voids, the
+            # pools' sizes and the hidden counts name the list with that count, and the
+            # views that share them (the same seats and plays in other samples) share it.
+            facts = self._void_facts
+            if facts is None:
+                facts = self._void_facts = (*self._sizes, *self.hidden, *self.voids)
+            key = (suit | (self.unseen & plain).bit_count() << 3, facts)
+            got = _VOIDS.get(key)
+            if got is not None:
+                self._void_p[suit] = got
+                return got
+        known, sizes, hidden = self._known, self._sizes, self.hidden
+        out = []
+        for seat, pool in enumerate(self._pools):
+            if known[seat] & plain:
+                out.append(0.0)
+            else:
+                vkey = sizes[seat] << 12 | hidden[seat] << 6 | (pool & plain).bit_count()
+                void = _VOID.get(vkey)
+                if void is None:
+                    count = (pool & plain).bit_count()
+                    void = _VOID[vkey] = 1.0 - _holds(sizes[seat], hidden[seat], count)
+                out.append(void)
+        got = self._void_p[suit] = tuple(out)
+        if key is not None:
+            if len(_VOIDS) >= _VOIDS_MAX:
+                _VOIDS.clear()
+            _VOIDS[key] = got
         return got
 
     def p_take(self, plays: list[tuple[int, int]], after: list[int]) -> float:
@@ -763,6 +848,8 @@ class _View(TrickView):
         held independently, each seat playing its best.  Memoized a view (a lead's ``q``
         and ``value`` ask the same): any list of seats here, :meth:`_p_max_run` for a run
         of seats in playing order (what ``q`` and ``value`` ask) with no tuple built."""
+        if not self._ready:
+            self._prepare()
         seats = tuple(after)
         sid = self._sids.get(seats)
         if sid is None:
@@ -770,8 +857,6 @@ class _View(TrickView):
         key = best | led << 6 | (mine > 0.0) << 9 | sid << 18
         got = self._p_maxes.get(key)
         if got is None:
-            if not self._ready:
-                self._prepare()
             me = self.seat
             got = self._p_maxes[key] = self._p_max_of(
                 best, led, mine, [s for s in after if s != me], sid << 8
@@ -864,7 +949,9 @@ class _View(TrickView):
                 break
         return result + none_above * mine
 
-    def _share(self, bit: int, seats: list[int], pv: list[float] | None) -> tuple[float, float]:
+    def _share(
+        self, bit: int, seats: list[int], pv: tuple[float, ...] | None
+    ) -> tuple[float, float]:
         """(the chance that one of ``seats`` holds the card ``bit``, that a partner
         does), summed seat by seat and capped at 1; a trump over a plain lead needs a void
         in the suit led (``pv``: each seat's chance of that void, None for no need)."""
@@ -1124,22 +1211,23 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
             )
         allowed = set(legal)
         facts: _Facts | None = None
-        if not (
-            state._g.penalize or ENVIO in allowed or ACCEPT in allowed or TUMBO_PLAY in allowed
-        ):
-            # No bet to make or answer, no tumbo call: what _act does then (the sign, the
-            # only card), without a view when that is all.
+        if self.signals and TUMBO_PLAY not in allowed:
+            # With no tumbo call to make, the sign comes first in _act (_sign): made here
+            # from the deal's facts, without a view, whether or not a bet may be made.
+            d = state._d
+            t = _table(game.players, d.vira, game.plain_rule)
+            facts = _deal_facts(state._ev, d, game.players, t)  # of_state's too
+            if not facts[2] >> seat & 1:
+                tstr = t.tstr
+                hand = state._h >> seat * 40 & _FULL
+                trumps = sorted((c for c in card_ids(hand) if tstr[c]), key=tstr.__getitem__)
+                action = _sign_action(t, trumps)
+                if action in allowed:
+                    return action
+        if not (game.penalize or ENVIO in allowed or ACCEPT in allowed or TUMBO_PLAY in allowed):
+            # No bet to make or answer, no tumbo call: what _act does then after the sign
+            # (the only card), without a view when that is all.
             hand = state._h >> seat * 40 & _FULL
-            if self.signals:
-                d = state._d
-                t = _table(game.players, d.vira, game.plain_rule)
-                facts = _deal_facts(state._ev, d, game.players, t)  # of_state's too
-                if not facts[2] >> seat & 1:
-                    tstr = t.tstr
-                    trumps = sorted((c for c in card_ids(hand) if tstr[c]), key=tstr.__getitem__)
-                    action = _sign_action(t, trumps)
-                    if action in allowed:
-                        return action
             cards = [c for c in card_ids(hand) if c in allowed]
             if len(cards) == 1:
                 return cards[0]
