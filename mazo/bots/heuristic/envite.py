@@ -472,7 +472,6 @@ class _View(TrickView):
         "_known",
         "_known_any",
         "_p_maxes",
-        "_pools",
         "_qrun",
         "_qs",
         "_rates",
@@ -715,8 +714,9 @@ class _View(TrickView):
             self.hidden = hidden = [self.hand_sizes[s] - known[s].bit_count() for s in range(n)]
         else:
             self.hidden = hidden = list(self.hand_sizes)
-        self._pools = pools = [unseen & ~v for v in self.voids]
-        self._sizes = sizes = [p.bit_count() for p in pools]
+        # Each seat's pool is the unseen cards out of its voids: only its size is kept
+        # (the odds test a card against the voids, :meth:`_share`).
+        self._sizes = sizes = [(unseen & ~v).bit_count() for v in self.voids]
         self._rates = [_RATE[hidden[s]][sizes[s]] for s in range(n)]  # (zip(strict=) costs more)
         self._ready = True
 
@@ -817,16 +817,19 @@ class _View(TrickView):
             if got is not None:
                 self._void_p[suit] = got
                 return got
-        known, sizes, hidden = self._known, self._sizes, self.hidden
+        known, sizes, hidden, voids = self._known, self._sizes, self.hidden, self.voids
+        # A seat's pool (the unseen cards out of its voids) holds the suit's unseen cards,
+        # or none when the seat is void in the suit (voids are whole suits).
+        unseen_count = (self.unseen & plain).bit_count()
         out = []
-        for seat, pool in enumerate(self._pools):
+        for seat in range(self.n):
             if known[seat] & plain:
                 out.append(0.0)
             else:
-                vkey = sizes[seat] << 12 | hidden[seat] << 6 | (pool & plain).bit_count()
+                count = 0 if voids[seat] & plain else unseen_count
+                vkey = sizes[seat] << 12 | hidden[seat] << 6 | count
                 void = _VOID.get(vkey)
                 if void is None:
-                    count = (pool & plain).bit_count()
                     void = _VOID[vkey] = 1.0 - _holds(sizes[seat], hidden[seat], count)
                 out.append(void)
         got = self._void_p[suit] = tuple(out)
@@ -955,14 +958,16 @@ class _View(TrickView):
         """(the chance that one of ``seats`` holds the card ``bit``, that a partner
         does), summed seat by seat and capped at 1; a trump over a plain lead needs a void
         in the suit led (``pv``: each seat's chance of that void, None for no need)."""
-        pools, rates, team = self._pools, self._rates, self.team
+        voids, rates, team = self.voids, self._rates, self.team
         total = ours = 0.0
+        # A seat's pool holds ``bit`` when the card is unseen and not in the seat's voids.
         if self._known_any & bit:  # the known hands, read only when one holds the card
             known = self._known
+            unseen = self.unseen & bit
             for s in seats:
                 if known[s] & bit:
                     p = 1.0
-                elif pools[s] & bit:
+                elif unseen and not voids[s] & bit:
                     p = rates[s]
                     if not p:
                         continue
@@ -973,9 +978,11 @@ class _View(TrickView):
                 total += p
                 if s & 1 == team:
                     ours += p
+        # No seat is known to hold the card: it is an unseen one (the callers' cards are
+        # unseen or known).
         elif pv is None:  # the loop above for no known card and no void needed
             for s in seats:
-                if pools[s] & bit:
+                if not voids[s] & bit:
                     p = rates[s]
                     if p:
                         total += p
@@ -983,7 +990,7 @@ class _View(TrickView):
                             ours += p
         else:
             for s in seats:
-                if pools[s] & bit:
+                if not voids[s] & bit:
                     p = rates[s]
                     if p:
                         p *= pv[s]
