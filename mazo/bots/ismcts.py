@@ -831,12 +831,22 @@ class ISMCTSBot:
             return True  # nobody else has made a move that is read
         if self._infer_setup is None:
             self._infer_setup = [sample.record().get("setup")]
-        setup = self._infer_setup[0]
+        memo = self._infer_setup
         signed: set[int] = set()  # partners who signed: the signing heuristic models them
         try:
-            state = game.new_match(
-                seed=0, decks=[list(deal.deck)], dealer=deal.facts.dealer, setup=setup
-            )
+            # game.new_match(seed=0, decks=[deal.deck], dealer=..., setup=...) without
+            # its checks of what a sample's own deal holds (the pack's ids, the dealer);
+            # the setup, the same in every sample, is checked once a search (a setup
+            # that fails its check fails every replay, as it did).
+            from mazo.core.game import MatchStart
+
+            dealer = deal.facts.dealer
+            if type(dealer) is not int or not 0 <= dealer < game.players:
+                return True  # new_match would refuse it (never seen; a guard)
+            if len(memo) == 1:
+                memo.append(game.check_setup(dict(memo[0] or {})))
+            setup = dict(memo[0] or {})
+            state = game._new_match(MatchStart(0, (tuple(deal.deck),), dealer, memo[1], setup))
             for index in range(last + 1):
                 seat, text = steps[index]
                 action = actions[index]

@@ -330,6 +330,10 @@ def _table(n: int, vira: int, plain_rule: bool) -> _Table:
     return t
 
 
+# A hand's card ids by its mask (_View._setup): tuples, a few thousand hands.
+_HAND_IDS: dict[int, tuple[int, ...]] = {}
+_HAND_IDS_MAX = 16384
+
 # The views seen lately by their facts (:meth:`_View._setup`), for their odds' memos.
 _SEEN: dict[tuple[Any, ...], dict[int, float]] = {}
 _SEEN_MAX = 4096
@@ -427,6 +431,10 @@ _RUN_SEATS: dict[int, list[int]] = {}
 
 # 1 - holds(pool, hidden, good) by ``pool << 12 | hidden << 6 | good`` (_View._p_voids).
 _VOID: dict[int, float] = {}
+# Every seat's p_void of a suit (_View._p_voids, no card known), by the suit, its unseen
+# count and the view's pool sizes, hidden counts and voids: tuples of ints and floats.
+_VOIDS: dict[tuple[Any, ...], tuple[float, ...]] = {}
+_VOIDS_MAX = 8192
 
 
 def _sign_action(t: _Table, trumps: Sequence[int]) -> int:
@@ -454,6 +462,53 @@ class _View(TrickView):
     """What the bot derives from one observation, or from the engine's state for the seat
     to act (:meth:`of_state`): the same facts, as card ids and masks, and one scoring code
     on them."""
+
+    # Slots (TrickView's facts too): a view has about forty attributes, more than an
+    # instance dict shares keys for, so without them each view built a dict of its own
+    # and every attribute read looked its name up in it.
+    __slots__ = (
+        "_claims",
+        "_held",
+        "_known",
+        "_known_any",
+        "_p_maxes",
+        "_qrun",
+        "_qs",
+        "_rates",
+        "_ready",
+        "_runs",
+        "_shares",
+        "_sids",
+        "_sizes",
+        "_values",
+        "_void_facts",
+        "_void_p",
+        "hand",
+        "hand_mask",
+        "hand_sizes",
+        "hidden",
+        "level",
+        "lost",
+        "must_answer",
+        "must_decide",
+        "n",
+        "pending",
+        "plain_rule",
+        "played",
+        "reads_signs",
+        "scores",
+        "seat",
+        "signed",
+        "t",
+        "team",
+        "to_play",
+        "trick",
+        "tumbo_any",
+        "tumbo_deal",
+        "unseen",
+        "voids",
+        "won",
+    )
 
     n: int
     t: _Table
@@ -515,9 +570,12 @@ class _View(TrickView):
         self._setup(n, t, _ids(obs["hand"]), played, voids, claims, reads)
 
     @classmethod
-    def of_state(cls, state: EnviteState, seat: int, read_signs: bool) -> _View:
+    def of_state(
+        cls, state: EnviteState, seat: int, read_signs: bool, facts: _Facts | None = None
+    ) -> _View:
         """The view of ``seat`` from the engine's state: what its observation shows (its
-        hand, the plays, its partners' signs and shown hands), no other hidden card."""
+        hand, the plays, its partners' signs and shown hands), no other hidden card.
+        ``facts``: the state's :func:`_deal_facts` when the caller has them."""
         self = object.__new__(cls)  # TrickView.blank
         game = state._g
         d = state._d
@@ -537,7 +595,9 @@ class _View(TrickView):
         self.to_play = (lead + len(trick)) % n
         t = _table(n, d.vira, game.plain_rule)
         # This deal's plays and signs, from the log (:func:`_deal_facts`).
-        played, voids, signers, signs, sizes, _ = _deal_facts(state._ev, d, n, t)
+        if facts is None:
+            facts = _deal_facts(state._ev, d, n, t)
+        played, voids, signers, signs, sizes, _ = facts
         self.hand_sizes = list(sizes)
         claims: dict[int, int] = {}
         self.signed = False
@@ -582,18 +642,19 @@ class _View(TrickView):
         self.t = t
         self.plain_rule = t.plain_rule
         self.hand_mask = hand
-        self.hand = card_ids(hand)
+        ids = _HAND_IDS.get(hand)
+        if ids is None:
+            if len(_HAND_IDS) >= _HAND_IDS_MAX:
+                _HAND_IDS.clear()
+            ids = _HAND_IDS[hand] = tuple(card_ids(hand))
+        self.hand = list(ids)
         self.reads_signs = reads_signs
         self.played = played
         self.voids = voids
         self._claims = claims
-        self._ready = False  # the odds' facts (_prepare) wait for the first odds asked
-        self._void_p: dict[int, list[float]] = {}
-        # The odds' memos, keyed by ints: trick odds (:meth:`_p_max`, :meth:`_p_max_run`),
-        # the categories' shares (:meth:`_p_max_of`).
-        self._p_maxes: dict[int, float] = {}
-        self._shares: dict[int, tuple[float, float]] = {}
-        self._sids: dict[tuple[int, ...], int] = {}
+        # The odds' facts and memos (_prepare) wait for the first odds asked: a view
+        # whose odds are all in _runs (below) never builds them.
+        self._ready = False
         self._qs: dict[int, float] | None = None
         self._values: dict[int, tuple[float, float]] = {}
         # The trick odds of :meth:`_p_max_run` (their key names the trick's best card,
@@ -603,9 +664,10 @@ class _View(TrickView):
         # meets the same seat in the same spot again) reads the same memo of them, so the
         # same odds are not priced twice.  (One flat tuple and one dict of floats kept a
         # view: few objects for the garbage collector.)
-        key = (t, self.seat, hand, played, *voids, *self.hand_sizes)
-        if claims:
-            key += tuple(x for item in claims.items() for x in item)
+        if claims:  # (seat, cards) pairs, as tuples: no generator to flatten them
+            key = (t, self.seat, hand, played, *voids, *self.hand_sizes, *claims.items())
+        else:
+            key = (t, self.seat, hand, played, *voids, *self.hand_sizes)
         runs = _SEEN.get(key)
         if runs is None:
             if len(_SEEN) >= _SEEN_MAX:
@@ -622,6 +684,13 @@ class _View(TrickView):
         seat's hidden cards, its pool of unseen cards (not in its voids) and the chance
         it holds one given card of its pool."""
         n, t = self.n, self.t
+        self._void_p: dict[int, tuple[float, ...]] = {}
+        self._void_facts: tuple[int, ...] | None = None  # _VOIDS's key, less the suit's
+        # The odds' memos, keyed by ints: trick odds (:meth:`_p_max`, :meth:`_p_max_run`),
+        # the categories' shares (:meth:`_p_max_of`).
+        self._p_maxes: dict[int, float] = {}
+        self._shares: dict[int, tuple[float, float]] = {}
+        self._sids: dict[tuple[int, ...], int] = {}
         out = self.hand_mask | self.played | 1 << t.vira
         known = [0] * n
         worth = t.worth
@@ -645,9 +714,10 @@ class _View(TrickView):
             self.hidden = hidden = [self.hand_sizes[s] - known[s].bit_count() for s in range(n)]
         else:
             self.hidden = hidden = list(self.hand_sizes)
-        self._pools = pools = [unseen & ~v for v in self.voids]
-        self._sizes = sizes = [p.bit_count() for p in pools]
-        self._rates = [_RATE[h][size] for h, size in zip(hidden, sizes, strict=True)]
+        # Each seat's pool is the unseen cards out of its voids: only its size is kept
+        # (the odds test a card against the voids, :meth:`_share`).
+        self._sizes = sizes = [(unseen & ~v).bit_count() for v in self.voids]
+        self._rates = [_RATE[hidden[s]][sizes[s]] for s in range(n)]  # (zip(strict=) costs more)
         self._ready = True
 
     @property
@@ -724,26 +794,49 @@ class _View(TrickView):
         """The chance that ``seat`` holds no plain card of ``suit`` (so it may trump)."""
         return self._p_voids(suit)[seat]
 
-    def _p_voids(self, suit: int) -> list[float]:
+    def _p_voids(self, suit: int) -> tuple[float, ...]:
         """:meth:`p_void` of every seat (computed once a view and suit)."""
+        if not self._ready:
+            self._prepare()
         got = self._void_p.get(suit)
-        if got is None:
-            if not self._ready:
-                self._prepare()
-            plain = self.t.plain[suit]
-            known, sizes, hidden = self._known, self._sizes, self.hidden
-            got = []
-            for seat, pool in enumerate(self._pools):
-                if known[seat] & plain:
-                    got.append(0.0)
-                else:
-                    key = sizes[seat] << 12 | hidden[seat] << 6 | (pool & plain).bit_count()
-                    void = _VOID.get(key)
-                    if void is None:
-                        count = (pool & plain).bit_count()
-                        void = _VOID[key] = 1.0 - _holds(sizes[seat], hidden[seat], count)
-                    got.append(void)
-            self._void_p[suit] = got
+        if got is not None:
+            return got
+        plain = self.t.plain[suit]
+        key: tuple[Any, ...] | None = None
+        if not self._known_any:
+            # With no card known, a seat's chance is a function of its pool's size, its
+            # hidden cards and its pool's cards of the suit: none when the seat is void
+            # in it (voids are whole suits), else the unseen ones.  So the voids, the
+            # pools' sizes and the hidden counts name the list with that count, and the
+            # views that share them (the same seats and plays in other samples) share it.
+            facts = self._void_facts
+            if facts is None:
+                facts = self._void_facts = (*self._sizes, *self.hidden, *self.voids)
+            key = (suit | (self.unseen & plain).bit_count() << 3, facts)
+            got = _VOIDS.get(key)
+            if got is not None:
+                self._void_p[suit] = got
+                return got
+        known, sizes, hidden, voids = self._known, self._sizes, self.hidden, self.voids
+        # A seat's pool (the unseen cards out of its voids) holds the suit's unseen cards,
+        # or none when the seat is void in the suit (voids are whole suits).
+        unseen_count = (self.unseen & plain).bit_count()
+        out = []
+        for seat in range(self.n):
+            if known[seat] & plain:
+                out.append(0.0)
+            else:
+                count = 0 if voids[seat] & plain else unseen_count
+                vkey = sizes[seat] << 12 | hidden[seat] << 6 | count
+                void = _VOID.get(vkey)
+                if void is None:
+                    void = _VOID[vkey] = 1.0 - _holds(sizes[seat], hidden[seat], count)
+                out.append(void)
+        got = self._void_p[suit] = tuple(out)
+        if key is not None:
+            if len(_VOIDS) >= _VOIDS_MAX:
+                _VOIDS.clear()
+            _VOIDS[key] = got
         return got
 
     def p_take(self, plays: list[tuple[int, int]], after: list[int]) -> float:
@@ -758,6 +851,8 @@ class _View(TrickView):
         held independently, each seat playing its best.  Memoized a view (a lead's ``q``
         and ``value`` ask the same): any list of seats here, :meth:`_p_max_run` for a run
         of seats in playing order (what ``q`` and ``value`` ask) with no tuple built."""
+        if not self._ready:
+            self._prepare()
         seats = tuple(after)
         sid = self._sids.get(seats)
         if sid is None:
@@ -765,8 +860,6 @@ class _View(TrickView):
         key = best | led << 6 | (mine > 0.0) << 9 | sid << 18
         got = self._p_maxes.get(key)
         if got is None:
-            if not self._ready:
-                self._prepare()
             me = self.seat
             got = self._p_maxes[key] = self._p_max_of(
                 best, led, mine, [s for s in after if s != me], sid << 8
@@ -776,20 +869,26 @@ class _View(TrickView):
     def _p_max_run(self, best: int, led: int, mine: float, start: int, length: int) -> float:
         """:meth:`_p_max` with ``after`` the ``length`` seats from ``start`` on (cyclic),
         memoized by an int (below the keys of :meth:`_p_max`'s lists)."""
-        run = start | length << 4
-        key = best | led << 6 | (mine > 0.0) << 9 | run << 10
+        key = best | led << 6 | (mine > 0.0) << 9 | (start | length << 4) << 10
         got = self._runs.get(key)
         if got is None:
-            if not self._ready:
-                self._prepare()
-            n, me = self.n, self.seat
-            at = n | run << 4 | me << 12
-            seats = _RUN_SEATS.get(at)
-            if seats is None:
-                seats = _RUN_SEATS[at] = [
-                    s for i in range(start, start + length) if (s := i % n) != me
-                ]
-            got = self._runs[key] = self._p_max_of(best, led, mine, seats, run)
+            got = self._new_run(key, best, led, mine, start, length)
+        return got
+
+    def _new_run(
+        self, key: int, best: int, led: int, mine: float, start: int, length: int
+    ) -> float:
+        """:meth:`_p_max_run` priced and kept under ``key`` (its memo's key), for callers
+        that have just missed it there (one lookup, not three)."""
+        if not self._ready:
+            self._prepare()
+        n, me = self.n, self.seat
+        run = start | length << 4
+        at = n | run << 4 | me << 12
+        seats = _RUN_SEATS.get(at)
+        if seats is None:
+            seats = _RUN_SEATS[at] = [s for i in range(start, start + length) if (s := i % n) != me]
+        got = self._runs[key] = self._p_max_of(best, led, mine, seats, run)
         return got
 
     def _p_max_of(self, best: int, led: int, mine: float, seats: list[int], skey: int) -> float:
@@ -853,30 +952,55 @@ class _View(TrickView):
                 break
         return result + none_above * mine
 
-    def _share(self, bit: int, seats: list[int], pv: list[float] | None) -> tuple[float, float]:
+    def _share(
+        self, bit: int, seats: list[int], pv: tuple[float, ...] | None
+    ) -> tuple[float, float]:
         """(the chance that one of ``seats`` holds the card ``bit``, that a partner
         does), summed seat by seat and capped at 1; a trump over a plain lead needs a void
         in the suit led (``pv``: each seat's chance of that void, None for no need)."""
-        pools, rates, team = self._pools, self._rates, self.team
-        # The known hands are read only when some seat is known to hold the card.
-        known = self._known if self._known_any & bit else None
+        voids, rates, team = self.voids, self._rates, self.team
         total = ours = 0.0
-        for s in seats:
-            if known is not None and known[s] & bit:
-                p = 1.0
-            elif pools[s] & bit:
-                p = rates[s]
-                if not p:
+        # A seat's pool holds ``bit`` when the card is unseen and not in the seat's voids.
+        if self._known_any & bit:  # the known hands, read only when one holds the card
+            known = self._known
+            unseen = self.unseen & bit
+            for s in seats:
+                if known[s] & bit:
+                    p = 1.0
+                elif unseen and not voids[s] & bit:
+                    p = rates[s]
+                    if not p:
+                        continue
+                else:
                     continue
-            else:
-                continue
-            if pv is not None:
-                p *= pv[s]
-            total += p
-            if s & 1 == team:
-                ours += p
-        total = min(1.0, total)
-        return total, min(ours, total)
+                if pv is not None:
+                    p *= pv[s]
+                total += p
+                if s & 1 == team:
+                    ours += p
+        # No seat is known to hold the card: it is an unseen one (the callers' cards are
+        # unseen or known).
+        elif pv is None:  # the loop above for no known card and no void needed
+            for s in seats:
+                if not voids[s] & bit:
+                    p = rates[s]
+                    if p:
+                        total += p
+                        if s & 1 == team:
+                            ours += p
+        else:
+            for s in seats:
+                if not voids[s] & bit:
+                    p = rates[s]
+                    if p:
+                        p *= pv[s]
+                        total += p
+                        if s & 1 == team:
+                            ours += p
+        # min(1.0, total) and min(ours, total), without the calls (the same floats).
+        if not total < 1.0:
+            total = 1.0
+        return total, total if total < ours else ours
 
     def after(self, count: int) -> list[int]:
         """The seats that play after the first ``count`` cards of the current trick."""
@@ -886,10 +1010,12 @@ class _View(TrickView):
     def q(self, card: int) -> float:
         """The chance that the team wins a later trick in which the bot plays ``card``:
         the trick odds of ``card`` led, every other seat after it."""
-        got = self._runs.get(card | self.t.eff[card] << 6 | self._qrun)
+        led = self.t.eff[card]
+        key = card | led << 6 | self._qrun
+        got = self._runs.get(key)
         if got is None:
             n = self.n
-            got = self._p_max_run(card, self.t.eff[card], 1.0, (self.seat + 1) % n, n - 1)
+            got = self._new_run(key, card, led, 1.0, (self.seat + 1) % n, n - 1)
         return got
 
     def qs(self) -> dict[int, float]:
@@ -900,8 +1026,12 @@ class _View(TrickView):
             runs, eff, qrun = self._runs, self.t.eff, self._qrun
             qs = self._qs = {}
             for c in self.hand:
-                got = runs.get(c | eff[c] << 6 | qrun)
-                qs[c] = self.q(c) if got is None else got
+                key = c | eff[c] << 6 | qrun
+                got = runs.get(key)
+                if got is None:
+                    n = self.n
+                    got = self._new_run(key, c, eff[c], 1.0, (self.seat + 1) % n, n - 1)
+                qs[c] = got
         return qs
 
     def value(
@@ -941,9 +1071,10 @@ class _View(TrickView):
         start = (leader + count) % n
         mine = holder & 1 == self.team
         # _p_max_run's memo read here (its key), the odds priced there when missing.
-        p = self._runs.get(best | led << 6 | mine << 9 | (start | (n - count) << 4) << 10)
+        key = best | led << 6 | mine << 9 | (start | (n - count) << 4) << 10
+        p = self._runs.get(key)
         if p is None:
-            p = self._p_max_run(best, led, 1.0 if mine else 0.0, start, n - count)
+            p = self._new_run(key, best, led, 1.0 if mine else 0.0, start, n - count)
         return self._odds(p, card, qs), p
 
     def _odds(self, p: float, card: int, qs: Mapping[int, float] | None) -> float:
@@ -955,8 +1086,12 @@ class _View(TrickView):
             rest = []
             for c in self.hand:
                 if c != card:
-                    got = runs.get(c | eff[c] << 6 | qrun)
-                    rest.append(self.q(c) if got is None else got)
+                    key = c | eff[c] << 6 | qrun
+                    got = runs.get(key)
+                    if got is None:
+                        n = self.n
+                        got = self._new_run(key, c, eff[c], 1.0, (self.seat + 1) % n, n - 1)
+                    rest.append(got)
         else:
             rest = [qs[c] for c in self.hand if c != card]
         won, lost = self.won, self.lost
@@ -965,11 +1100,14 @@ class _View(TrickView):
             # chances and lost == 0, both lines of its unrolled code as they run there.
             a, b = rest
             both = a * b
-            one = min(1.0, ((1.0 - a) * b + a * (1.0 - b)) + both)
+            # (min(1.0, x) as ``x if x < 1.0 else 1.0``: the same float, no call.)
+            one = ((1.0 - a) * b + a * (1.0 - b)) + both
+            if not one < 1.0:
+                one = 1.0
             if won == 1:  # win: need 0 -> 1.0; lose: need 1 over two chances
                 return p * 1.0 + (1.0 - p) * one
             # won == 0: win: need 1 over two chances; lose: need 2 over two chances
-            return p * one + (1.0 - p) * min(1.0, both)
+            return p * one + (1.0 - p) * (both if both < 1.0 else 1.0)
         return p * deal_odds(won + 1, lost, rest) + (1.0 - p) * deal_odds(won, lost + 1, rest)
 
     def estimate(self) -> float:
@@ -1062,37 +1200,45 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
         shows (no observation built, no card string parsed)."""
         if not isinstance(state, EnviteState) or state._g.name != self.game.name:
             raise RulesError(f"this bot plays {self.game.name}, not {state!r}")
-        if state._g is not self.game and state._g.options != self.game.options:
+        game = state._g
+        # A search's stopped lines play the game's twin, which shares the game's options:
+        # the identity settles it without comparing the dicts.
+        opts = game.options
+        if game is not self.game and opts is not self.game.options and opts != self.game.options:
             # The rules the bot was made for read from the state's own: the slow door.
             return self.choose(state.observation(state.to_act))
         seat = state.to_act
         legal = state._legal  # the engine's cached list (read, never changed here)
-        if legal is None:
-            legal = state.legal_actions()
+        if legal is None and seat is not None:
+            # What legal_actions() computes and caches, without the copy it returns.
+            legal = state._legal = state._compute_legal(seat)
         if seat is None or not legal:
             raise RulesError(
                 f"seat {seat!r} has no legal action in this observation (to_act is {seat!r})"
             )
         allowed = set(legal)
-        if not (
-            state._g.penalize or ENVIO in allowed or ACCEPT in allowed or TUMBO_PLAY in allowed
-        ):
-            # No bet to make or answer, no tumbo call: what _act does then (the sign, the
-            # only card), without a view when that is all.
+        facts: _Facts | None = None
+        if self.signals and TUMBO_PLAY not in allowed:
+            # With no tumbo call to make, the sign comes first in _act (_sign): made here
+            # from the deal's facts, without a view, whether or not a bet may be made.
+            d = state._d
+            t = _table(game.players, d.vira, game.plain_rule)
+            facts = _deal_facts(state._ev, d, game.players, t)  # of_state's too
+            if not facts[2] >> seat & 1:
+                tstr = t.tstr
+                hand = state._h >> seat * 40 & _FULL
+                trumps = sorted((c for c in card_ids(hand) if tstr[c]), key=tstr.__getitem__)
+                action = _sign_action(t, trumps)
+                if action in allowed:
+                    return action
+        if not (game.penalize or ENVIO in allowed or ACCEPT in allowed or TUMBO_PLAY in allowed):
+            # No bet to make or answer, no tumbo call: what _act does then after the sign
+            # (the only card), without a view when that is all.
             hand = state._h >> seat * 40 & _FULL
-            if self.signals:
-                game, d = state._g, state._d
-                t = _table(game.players, d.vira, game.plain_rule)
-                if not _deal_facts(state._ev, d, game.players, t)[2] >> seat & 1:
-                    tstr = t.tstr
-                    trumps = sorted((c for c in card_ids(hand) if tstr[c]), key=tstr.__getitem__)
-                    action = _sign_action(t, trumps)
-                    if action in allowed:
-                        return action
             cards = [c for c in card_ids(hand) if c in allowed]
             if len(cards) == 1:
                 return cards[0]
-        view = _View.of_state(state, seat, self.signals)
+        view = _View.of_state(state, seat, self.signals, facts)
         if state._g.penalize:  # the offences (renuncios) are legal but never taken
             d = state._d
             allowed -= {c for c in legal if c < 40} - set(view.playable())
