@@ -678,12 +678,22 @@ def _heads_up_move(bot: EscobaHeuristic, state: EscobaState, seat: int) -> int:
         if len(_TABLE_MASKS) >= _SUMS_LIMIT:
             _TABLE_MASKS.clear()
         _TABLE_MASKS[tab] = table
-    if state._sp >= 40 and h.bit_count() <= EXACT_CARDS:
-        moves = _plays(hand, table)
-        if len(moves) == 1:
-            return _action(*moves[0])
-        if not moves:
+    if not hand & hand - 1:
+        if not hand:
             return bot._choose_state(state)  # raises: no legal action
+        # A round's last card (a third of the moves) is often forced: a trail, or its
+        # one capture.  Forced, it is played here, before anything is scored or looked
+        # up (a forced play draws nothing from the Rng, on any path).
+        sums = _SUMS.get(table)
+        if sums is None:
+            sums = _sums(table)
+        card = hand.bit_length() - 1
+        sets = sums.get(15 - VALUE[card])
+        if not sets:
+            return card
+        if len(sets) == 1:
+            return _CAPTURE_IDS[card][sets[0]]
+    if state._sp >= 40 and h.bit_count() <= EXACT_CARDS:
         return bot._ending.best(state, seat, table)  # type: ignore[union-attr]
     piles = state._piles
     facts = _PILES.get(piles << 8 | bot.kind)
@@ -698,8 +708,6 @@ def _heads_up_move(bot: EscobaHeuristic, state: EscobaState, seat: int) -> int:
     found = _DECISIONS.get(key)
     if found is None:
         found = _heads_up_best(hand, table, captured, wid, size)
-        if not found:
-            return bot._choose_state(state)  # raises: no legal action
         if len(_DECISIONS) >= _DECISIONS_LIMIT:
             _DECISIONS.clear()
         _DECISIONS[key] = found
@@ -707,17 +715,72 @@ def _heads_up_move(bot: EscobaHeuristic, state: EscobaState, seat: int) -> int:
 
 
 def _heads_up_best(hand: int, table: int, captured: int, wid: int, size: int) -> tuple[int, ...]:
-    """The ids :meth:`_View.best` puts at the top (a forced play alone), for
-    :func:`_heads_up_move`, by the functions it scores with."""
-    moves = _plays(hand, table)
-    if len(moves) <= 1:
-        return tuple([_action(*move) for move in moves])
+    """The ids :meth:`_View.best` puts at the top, for :func:`_heads_up_move` (a hand
+    that is not one forced card): :func:`_plays`, :func:`_taking` and
+    :func:`_bounded_best` in one loop each, the same float operations in the same order
+    (so the same scores and ties), without their calls and tuples per play."""
+    sums = _SUMS.get(table)
+    if sums is None:
+        sums = _sums(table)
     worth = _WORTH[wid]
+    # Each play's id and (value taken, table left) in the legal order: the trails in
+    # card order, then each card's captures in id order (``_plays``), valued as
+    # ``_taking`` values them.
+    ids: list[int] = []
+    pre: list[tuple[float, int]] = []
+    capture_ids: list[int] = []
+    capture_pre: list[tuple[float, int]] = []
+    m = hand
+    while m:
+        low = m & -m
+        m ^= low
+        card = low.bit_length() - 1
+        mine = worth[card]
+        keep = -KEEP_SHARE * mine
+        sets = sums.get(15 - VALUE[card])
+        if not sets:
+            ids.append(card)
+            pre.append((keep, table | low))
+            continue
+        card_ids = _CAPTURE_IDS[card]
+        for taken in sets:
+            got = 0.0
+            t = taken
+            while t:
+                bit = t & -t
+                got += worth[bit.bit_length() - 1]
+                t ^= bit
+            value = keep + (mine + got)
+            left = table & ~taken
+            if not left:
+                value += ESCOBA
+            capture_ids.append(card_ids[taken])
+            capture_pre.append((value, left))
+    ids += capture_ids
+    pre += capture_pre
+    # _bounded_best, with its reply's arguments made only where a reply is priced.
+    first = pre.index(max(pre))
+    top, left = pre[first]
+    if not size:
+        return tuple([ids[i] for i, (value, _left) in enumerate(pre) if value >= top - 1e-9])
     unseen = _FULL & ~(hand | table | captured)
     odds = _NO_REPLY[unseen.bit_count()][size]
-    pre = [_taking(worth, table, card, taken) for card, taken in moves]
-    best = _bounded_best(pre, wid, _spread(unseen), odds, size > 0)
-    return tuple([_action(*moves[i]) for i in best])
+    spread = (
+        _SPREAD[unseen & 1023]
+        | _SPREAD[unseen >> 10 & 1023] << 1
+        | _SPREAD[unseen >> 20 & 1023] << 2
+        | _SPREAD[unseen >> 30] << 3
+    )  # _spread(unseen), inline
+    top -= _reply(left, wid, spread, odds)
+    scores = [_UNSCORED] * len(pre)
+    scores[first] = top
+    for i, (value, left) in enumerate(pre):
+        if i == first or value < top - 1e-9:
+            continue
+        scores[i] = score = value - _reply(left, wid, spread, odds)
+        if score > top:
+            top = score
+    return tuple([ids[i] for i, s in enumerate(scores) if s >= top - 1e-9])
 
 
 class EscobaHeuristic:
