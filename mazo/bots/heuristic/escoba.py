@@ -599,14 +599,17 @@ def _reply(left: int, wid: int, spread: int, odds: tuple[float, ...]) -> float:
     # Per value: minus (the most it takes + the average worth of an unseen card of that
     # value, itself taken), the value, the suits of that value unseen; a value with no
     # unseen card is left out (its chance is 0), and so is every take worth nothing
-    # (sorted, they would come last, adding nothing).
-    order = sorted(
-        [
-            (-x, v, p)
-            for g, v, row, shift in takes
-            if (p := spread >> shift & 15) and (x := g + row[p]) > 0.0
-        ]
-    )
+    # (sorted, they would come last, adding nothing).  A loop, not a comprehension (a
+    # function call in 3.11), and sorted only past one: most such lists hold one or two.
+    order: list[tuple[float, int, int]] = []
+    for g, v, row, shift in takes:
+        p = spread >> shift & 15
+        if p:
+            x = g + row[p]
+            if x > 0.0:
+                order.append((-x, v, p))
+    if len(order) > 1:
+        order.sort()
     reply = 0.0
     none_before = 1.0
     k = 0
