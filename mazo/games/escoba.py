@@ -493,6 +493,28 @@ class EscobaState(EventLogState):
         """The cards a side has captured this hand."""
         return DECK.codes(self._piles >> _OFF[side] & _FULL)
 
+    def _copy(self) -> EscobaState:
+        """A new state with the same slots (sharing their values), as the base class's
+        copy makes it, slot by slot without its walk over the classes: a search marks
+        each of its samples with a copy (``stop_at_deal_end``).  Every way a state is made
+        sets all of its slots."""
+        new = _new_state(EscobaState)
+        new._d = self._d
+        new._esc = self._esc
+        new._ev = self._ev
+        new._g = self._g
+        new._h = self._h
+        new._last = self._last
+        new._legal = self._legal
+        new._m = self._m
+        new._marks = self._marks
+        new._piles = self._piles
+        new._round = self._round
+        new._sp = self._sp
+        new._table = self._table
+        new.to_act = self.to_act
+        return new
+
     # -- actions --------------------------------------------------------------------
 
     def legal_actions(self, seat: int | None = None) -> list[int]:

@@ -316,6 +316,28 @@ def _piles_facts(piles: int, sides: int, method: int, counting: bool) -> tuple[i
     found = _PILES.get(key)
     if found is not None:
         return found
+    if sides == 2:
+        # The loop below for two sides, where _open is one comparison.
+        p0 = piles & _FULL
+        p1 = piles >> 40 & _FULL
+        c0, c1 = p0.bit_count(), p1.bit_count()
+        wid = method << 3
+        if abs(c0 - c1) <= 40 - (c0 + c1):
+            wid |= 4
+        c0, c1 = (p0 & _OROS).bit_count(), (p1 & _OROS).bit_count()
+        if abs(c0 - c1) <= 10 - (c0 + c1):
+            wid |= 2
+        if not counting:
+            wid |= 1
+        else:
+            c0, c1 = (p0 & _SEVENS).bit_count(), (p1 & _SEVENS).bit_count()
+            if abs(c0 - c1) <= 4 - (c0 + c1):
+                wid |= 1
+        found = (wid, p0 | p1)
+        if len(_PILES) >= _MEMO_LIMIT:
+            _PILES.clear()
+        _PILES[key] = found
+        return found
     counts: list[int] = []
     oros: list[int] = []
     sevens: list[int] = []
@@ -1290,6 +1312,15 @@ def search_reward(
             winner = end.winner
             return [0.5 if winner is None else float(winner == s) for s in range(sides)]
         gained = [b - a for a, b in zip(scores, end.scores, strict=True)]
+        if sides == 2:
+            # The loop below for two sides: each side's edge is the other's negated.
+            edge = gained[0] - gained[1]
+            won = 1.0 if edge > 0 else 0.5 if edge == 0 else 0.0
+            lost = 1.0 if -edge > 0 else 0.5 if -edge == 0 else 0.0
+            return [
+                keep * won + margin * min(1.0, max(0.0, 0.5 + edge / scale)),
+                keep * lost + margin * min(1.0, max(0.0, 0.5 + -edge / scale)),
+            ]
         out = []
         for side in range(sides):
             edge = gained[side] - max(g for s, g in enumerate(gained) if s != side)
