@@ -554,6 +554,31 @@ def _sums(table: int) -> dict[int, tuple[int, ...]]:
     return found
 
 
+# The sums the table's sets reach (bit t: some non-empty set adds up to t, for t up to
+# 14), with the whole table's sum above them (from bit 15), by table mask: ints only,
+# which the garbage collector skips.  Emptied when it holds this many.
+_REACH: dict[int, int] = {}
+
+
+def _reach(table: int) -> int:
+    """The reachable sums of the table's sets and its total (see :data:`_REACH`): a set
+    of the table adding up to ``t`` exists where :func:`_sums` lists one for ``t``."""
+    reach = 1  # the empty set: bit 0, cleared below
+    total = 0
+    m = table
+    while m:
+        low = m & -m
+        m ^= low
+        v = VALUE[low.bit_length() - 1]
+        reach |= reach << v & 0x7FFF
+        total += v
+    found = reach & 0x7FFE | total << 15
+    if len(_REACH) >= _SUMS_LIMIT:
+        _REACH.clear()
+    _REACH[table] = found
+    return found
+
+
 def _taking(worth: Sequence[float], table: int, card: int, taken: int) -> tuple[float, int]:
     """What playing ``card`` and taking the cards of the mask ``taken`` (0: laying the
     card on the table, a mask) is worth by itself, with the card worths ``worth``, and
@@ -1091,15 +1116,21 @@ class _Ending:
             # The hand's last card, valued here (not memoized): laid, the table goes to
             # the last capturer; a capture gives the capturer all of it, each set alike
             # but for the escoba of one taking the whole table (where it counts).
-            sets = _sums(table).get(15 - VALUE[mine.bit_length() - 1])
+            # Whether the card captures (some set of the table makes its 15) and whether
+            # the whole table is such a set: the table's reachable sums say it, without
+            # listing the sets (most such tables are met only here).
+            reach = _REACH.get(table)
+            if reach is None:
+                reach = _reach(table)
+            need = 15 - VALUE[mine.bit_length() - 1]
             every = table | mine
-            if not sets:
+            if not reach >> need & 1:
                 if last == 0:
                     p0 |= every
                 elif last == 1:
                     p1 |= every
                 return self._points(p0, p1) + e0 - e1
-            sweep = self.escoba_last and table in sets
+            sweep = self.escoba_last and reach >> 15 == need
             if seat == 0:
                 return self._points(p0 | every, p1) + e0 + sweep - e1
             return self._points(p0, p1 | every) + e0 - (e1 + sweep)
