@@ -260,6 +260,21 @@ class _Hand(DealFacts):
     seed: int
     packs: tuple[tuple[int, ...], ...]  # fixed packs for later hands (replays)
 
+    def copy(self) -> _Hand:
+        """A new object with the same fields, as the base class's copy makes it, field by
+        field without its lookups by name (every search sample's hand end copies it)."""
+        out = _new_hand(_Hand)
+        out.dealer = self.dealer
+        out.deck = self.deck
+        out.number = self.number
+        out.packs = self.packs
+        out.scores = self.scores
+        out.seed = self.seed
+        return out
+
+
+_new_hand = object.__new__
+
 
 class EscobaGame(Game):
     """Escoba rules, configured by player count and options."""
@@ -887,11 +902,20 @@ def _end_hand(state: EscobaState) -> EscobaState:
             ev = (ev, "table_taken", state._last, left)
         else:
             unawarded = left
-    side_piles = [piles >> _OFF[s] & _FULL for s in range(game.sides)]
+    # Every search sample ends a hand here: two sides take no loops (in 3.11 each
+    # comprehension is a function call).
+    if game.sides == 2:
+        side_piles = [piles & _FULL, piles >> 40 & _FULL]
+    else:
+        side_piles = [piles >> _OFF[s] & _FULL for s in range(game.sides)]
     points, detail = _score_hand(game, side_piles, state._esc)
-    detail["unawarded"] = DECK.codes(unawarded)
+    detail["unawarded"] = DECK.codes(unawarded) if unawarded else []
     detail["last_capturer"] = state._last
-    scores = tuple(a + b for a, b in zip(hd.scores, points, strict=True))
+    before = hd.scores
+    if len(before) == 2:
+        scores: tuple[int, ...] = (before[0] + points[0], before[1] + points[1])
+    else:
+        scores = tuple(a + b for a, b in zip(before, points, strict=True))
     detail["scores"] = list(scores)
     ev = (ev, "hand_end", points, detail)
     state._piles = piles
