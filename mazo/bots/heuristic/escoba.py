@@ -51,14 +51,17 @@ emptied first).
 In a two-player search's sample (marked ``stop_at_deal_end``) ``choose_state`` takes a
 third path, :func:`_heads_up_move`: the plays as (card, mask taken) in the legal order
 from the table's sets by sum (:func:`_sums`, built in capture-id order), scored by the
-same functions as :meth:`_View.best`'s bounded branch (:func:`_taking`,
-:func:`_bounded_best`, :func:`_reply`) on the state's ints, and the tied best ids
-memoized by everything they depend on (hand, table, captured cards, worth table, the
-next seat's hand size): a search's paired worlds meet
-the same decisions again, and only the Rng's draw among ties is made each time.  With
+same operations as :meth:`_View.best`'s bounded branch (:func:`_taking` and
+:func:`_bounded_best` written out in one loop, :func:`_reply`) on the state's ints, and
+the tied best ids memoized by everything they depend on (hand, table, captured cards,
+worth table, the next seat's hand size): a search's paired worlds meet
+the same decisions again, and only the Rng's draw among ties is made each time.  A
+round's forced last card (a trail, or its one capture: a third of a sample's moves) is
+played before anything is scored or looked up.  With
 the exact ending's leaves valued in place and its root moves memoized, ``hard`` draws
 about 1.3-1.4 times the samples per CPU second it drew before (bench_playouts.py on a
-loaded machine; 26% fewer instructions under cachegrind).
+loaded machine; 26% fewer instructions under cachegrind); session 17's changes (see
+bench/README.md) about 1.2 times more again.
 
 For the search levels (``hard``, ``expert``: :mod:`mazo.bots.ismcts` with this file's
 ``SEARCH_PRESET`` on top of the flat heuristic search) the file also gives:
@@ -734,13 +737,17 @@ def _heads_up_move(bot: EscobaHeuristic, state: EscobaState, seat: int) -> int:
         # A round's last card (a third of the moves) is often forced: a trail, or its
         # one capture.  Forced, it is played here, before anything is scored or looked
         # up (a forced play draws nothing from the Rng, on any path).
+        card = hand.bit_length() - 1
+        need = 15 - VALUE[card]
+        reach = _REACH.get(table)
+        if reach is None:
+            reach = _reach(table)
+        if not reach >> need & 1:
+            return card  # it captures nothing: its sets are not listed
         sums = _SUMS.get(table)
         if sums is None:
             sums = _sums(table)
-        card = hand.bit_length() - 1
-        sets = sums.get(15 - VALUE[card])
-        if not sets:
-            return card
+        sets = sums[need]
         if len(sets) == 1:
             return _CAPTURE_IDS[card][sets[0]]
     if state._sp >= 40 and h.bit_count() <= EXACT_CARDS:
@@ -1141,16 +1148,20 @@ class _Ending:
             return found
         # The children of _children, in any order (max and min do not care), each
         # valued as it is made.
+        # The table's sets are listed only once a card captures (its reachable sums say).
         value_of = self._value
-        subsets = _sums(table)
+        reach = _REACH.get(table)
+        if reach is None:
+            reach = _reach(table)
+        subsets: dict[int, tuple[int, ...]] | None = None
         best: int | None = None
         cards = mine
         while cards:
             low = cards & -cards
             cards ^= low
             rest = mine ^ low
-            sets = subsets.get(15 - VALUE[low.bit_length() - 1])
-            if not sets:
+            need = 15 - VALUE[low.bit_length() - 1]
+            if not reach >> need & 1:
                 if seat == 0:
                     v = value_of(rest, h1, table | low, p0, p1, e0, e1, last, 1)
                 else:
@@ -1158,7 +1169,9 @@ class _Ending:
                 if best is None or (v > best if seat == 0 else v < best):
                     best = v
                 continue
-            for taken in sets:
+            if subsets is None:
+                subsets = _sums(table)
+            for taken in subsets[need]:
                 left = table & ~taken
                 escoba = not left and (self.escoba_last or bool(rest | other))
                 if seat == 0:
