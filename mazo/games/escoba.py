@@ -260,6 +260,21 @@ class _Hand(DealFacts):
     seed: int
     packs: tuple[tuple[int, ...], ...]  # fixed packs for later hands (replays)
 
+    def copy(self) -> _Hand:
+        """A new object with the same fields, as the base class's copy makes it, field by
+        field without its lookups by name (every search sample's hand end copies it)."""
+        out = _new_hand(_Hand)
+        out.dealer = self.dealer
+        out.deck = self.deck
+        out.number = self.number
+        out.packs = self.packs
+        out.scores = self.scores
+        out.seed = self.seed
+        return out
+
+
+_new_hand = object.__new__
+
 
 class EscobaGame(Game):
     """Escoba rules, configured by player count and options."""
@@ -276,6 +291,14 @@ class EscobaGame(Game):
         self.sides = 2 if self.teams else n
         self.side_of: tuple[int, ...] = tuple(s % 2 if self.teams else s for s in range(n))
         self.target: int = self.options["target_score"]
+        opts = self.options
+        # Two sides, the prime by seed counts, no bonus: _score_hand's short path.
+        self._plain_two = (
+            self.sides == 2
+            and opts["prime_method"] == "seed_counts"
+            and not (opts["bonus_all_sevens"] or opts["bonus_all_oros"])
+            and not opts["bonus_cards_over_30"]
+        )
         # By dealer: the hand bits' offset of the seat that gets each card of a deal.
         self._deal_offsets = tuple(
             tuple(_OFF[seat] for seat in _deal_targets(self, dealer)) for dealer in range(n)
@@ -485,6 +508,28 @@ class EscobaState(EventLogState):
         """The cards a side has captured this hand."""
         return DECK.codes(self._piles >> _OFF[side] & _FULL)
 
+    def _copy(self) -> EscobaState:
+        """A new state with the same slots (sharing their values), as the base class's
+        copy makes it, slot by slot without its walk over the classes: a search marks
+        each of its samples with a copy (``stop_at_deal_end``).  Every way a state is made
+        sets all of its slots."""
+        new = _new_state(EscobaState)
+        new._d = self._d
+        new._esc = self._esc
+        new._ev = self._ev
+        new._g = self._g
+        new._h = self._h
+        new._last = self._last
+        new._legal = self._legal
+        new._m = self._m
+        new._marks = self._marks
+        new._piles = self._piles
+        new._round = self._round
+        new._sp = self._sp
+        new._table = self._table
+        new.to_act = self.to_act
+        return new
+
     # -- actions --------------------------------------------------------------------
 
     def legal_actions(self, seat: int | None = None) -> list[int]:
@@ -572,11 +617,9 @@ class EscobaState(EventLogState):
         played without the check (so the legal actions are not listed for it); anything
         else goes through :meth:`apply`."""
         to_act = self.to_act
-        if seat is None and type(action) is int and to_act is not None:
+        if type(action) is int and to_act is not None and (seat is None or seat == to_act):
             return self._play(to_act, action)
-        if type(action) is not int or to_act is None or seat != to_act:
-            return self.apply(action, seat)
-        return self._play(to_act, action)
+        return self.apply(action, seat)
 
     def _name(self, a: int) -> str:
         return self._g.action_to_string(a)  # an id out of range raises, saying the range
@@ -596,13 +639,13 @@ class EscobaState(EventLogState):
         )
 
     def _play(self, seat: int, a: int) -> EscobaState:
+        """``a`` by ``seat``, the seat to act (checked by the caller, or a search's own)."""
         game = self._g
-        n = game.players
         if a < NUM_CARDS:
             card, taken = a, 0
         else:
             card, taken = _CAPTURES[a - 40]
-        hands = self._h & ~(1 << (_OFF[seat] + card))
+        hands = self._h & ~(1 << (40 * seat + card))
         new = _new_state(EscobaState)
         new._g = game
         new._d = self._d
@@ -611,29 +654,35 @@ class EscobaState(EventLogState):
         new._round = self._round
         new._m = self._m & ~_HAND_OVER
         new._legal = None
-        piles, esc, marks, last = self._piles, self._esc, self._marks, self._last
         escoba = False
         if taken:
-            table = tuple([c for c in self._table if not taken >> c & 1])
+            # A loop, not a list comprehension: in Python 3.11 that is a function call.
+            kept: list[int] = []
+            for c in self._table:
+                if not taken >> c & 1:
+                    kept.append(c)
             side = game.side_of[seat]
-            piles |= (taken | 1 << card) << _OFF[side]
-            last = seat
-            if not table:
+            new._piles = self._piles | (taken | 1 << card) << 40 * side
+            new._last = seat
+            esc, marks = self._esc, self._marks
+            if not kept:
                 final = hands == 0 and self._sp >= NUM_CARDS
                 if game.options["escoba_on_final_play_counts"] or not final:
                     escoba = True
                     esc = tuple(e + (s == side) for s, e in enumerate(esc))
                     marks = (*marks, (seat, card, taken))
+            new._table = tuple(kept)
+            new._esc = esc
+            new._marks = marks
         else:
-            table = (*self._table, card)
-        new._table = table
-        new._piles = piles
-        new._esc = esc
-        new._marks = marks
-        new._last = last
+            new._table = (*self._table, card)
+            new._piles = self._piles
+            new._last = self._last
+            new._esc = self._esc
+            new._marks = self._marks
         new._ev = (self._ev, "play", seat, card, taken, escoba)
         if hands:
-            new.to_act = (seat + 1) % n
+            new.to_act = (seat + 1) % game.players
             return new
         if new._sp < NUM_CARDS:
             return _redeal(new)
@@ -685,11 +734,12 @@ def _redeal(state: EscobaState) -> EscobaState:
     hd = state._d
     sp = state._sp
     hands = state._h
-    offsets = game._deal_offsets[hd.dealer]
-    for off, card in zip(offsets, hd.deck[sp : sp + len(offsets)], strict=True):
-        hands |= 1 << (off + card)
+    deck = hd.deck
+    for off in game._deal_offsets[hd.dealer]:  # the stock holds whole deals
+        hands |= 1 << (off + deck[sp])
+        sp += 1
     state._h = hands
-    state._sp = sp + len(offsets)
+    state._sp = sp
     state._round += 1
     state.to_act = (hd.dealer + 1) % game.players
     state._ev = (state._ev, "redeal", state._round)
@@ -744,6 +794,8 @@ def _score_hand(
 ) -> tuple[list[int], JSON]:
     """Points per side and the labelled breakdown of one hand."""
     opts = game.options
+    if game._plain_two:
+        return _score_two(piles, escobas)
     sides = game.sides
     cards = [m.bit_count() for m in piles]
     oros = [(m & _OROS).bit_count() for m in piles]
@@ -798,6 +850,42 @@ def _score_hand(
     return total, detail
 
 
+def _score_two(piles: list[int], escobas: tuple[int, ...]) -> tuple[list[int], JSON]:
+    """:func:`_score_hand` for two sides, the prime by seed counts and no bonus (every
+    search sample's hand ends here): the same points and breakdown, without the
+    general path's per-option loops."""
+    p0, p1 = piles
+    c0, c1 = p0.bit_count(), p1.bit_count()
+    o0, o1 = (p0 & _OROS).bit_count(), (p1 & _OROS).bit_count()
+    k0 = [(p0 & m).bit_count() for m in _PRIME_CLASS_MASKS]
+    k1 = [(p1 & m).bit_count() for m in _PRIME_CLASS_MASKS]
+    # A majority point goes to a unique best side: with two sides, the larger one.
+    cards_pts = [int(c0 > c1), int(c1 > c0)]
+    oros_pts = [int(o0 > o1), int(o1 > o0)]
+    velo_pts = [p0 >> _VELO & 1, p1 >> _VELO & 1]
+    prime_pts = [int(k0 > k1), int(k1 > k0)]
+    e0, e1 = escobas
+    total = [
+        cards_pts[0] + oros_pts[0] + velo_pts[0] + prime_pts[0] + e0,
+        cards_pts[1] + oros_pts[1] + velo_pts[1] + prime_pts[1] + e1,
+    ]
+    detail: JSON = {
+        "escobas": [e0, e1],
+        "cards": cards_pts,
+        "oros": oros_pts,
+        "velo": velo_pts,
+        "prime": prime_pts,
+        "bonus_all_sevens": [0, 0],
+        "bonus_all_oros": [0, 0],
+        "total": total,
+        "card_counts": [c0, c1],
+        "oros_counts": [o0, o1],
+        "prime_method": "seed_counts",
+        "prime_keys": [k0, k1],
+    }
+    return total, detail
+
+
 def _end_hand(state: EscobaState) -> EscobaState:
     """Give the table to the last capturer, score, then end the match or deal again."""
     game = state._g
@@ -814,11 +902,20 @@ def _end_hand(state: EscobaState) -> EscobaState:
             ev = (ev, "table_taken", state._last, left)
         else:
             unawarded = left
-    side_piles = [piles >> _OFF[s] & _FULL for s in range(game.sides)]
+    # Every search sample ends a hand here: two sides take no loops (in 3.11 each
+    # comprehension is a function call).
+    if game.sides == 2:
+        side_piles = [piles & _FULL, piles >> 40 & _FULL]
+    else:
+        side_piles = [piles >> _OFF[s] & _FULL for s in range(game.sides)]
     points, detail = _score_hand(game, side_piles, state._esc)
-    detail["unawarded"] = DECK.codes(unawarded)
+    detail["unawarded"] = DECK.codes(unawarded) if unawarded else []
     detail["last_capturer"] = state._last
-    scores = tuple(a + b for a, b in zip(hd.scores, points, strict=True))
+    before = hd.scores
+    if len(before) == 2:
+        scores: tuple[int, ...] = (before[0] + points[0], before[1] + points[1])
+    else:
+        scores = tuple(a + b for a, b in zip(before, points, strict=True))
     detail["scores"] = list(scores)
     ev = (ev, "hand_end", points, detail)
     state._piles = piles

@@ -401,6 +401,26 @@ def test_the_sums_are_the_engines_table_subsets() -> None:
     assert ordered > 1000
 
 
+def test_the_reachable_sums_are_the_sums_listed() -> None:
+    """_reach (the exact ending's last card) says which sums 5-14 _sums lists a set for,
+    and whether the whole table is one of them, for random tables of 0-10 cards."""
+    rng = Rng(79)
+    for trial in range(800):
+        cards = list(range(40))
+        rng.shuffle(cards)
+        mask = sum(1 << c for c in cards[: trial % 11])
+        for _ in range(2):  # computed, then memoized
+            reach = fast._REACH.get(mask)
+            if reach is None:
+                reach = fast._reach(mask)
+            sums = fast._sums(mask)
+            for t in range(5, 15):
+                assert bool(reach >> t & 1) == bool(sums.get(t))
+                assert (reach >> 15 == t) == (mask in sums.get(t, ()))
+        fast._REACH.clear()
+        fast._SUMS.clear()
+
+
 def _takes_by_dict(key: int) -> dict[int, float]:
     """The knapsack _best_takes has made since its first version (a dict of the sums
     reached, in the same order of cards), by card value: the floats it must keep."""

@@ -264,6 +264,29 @@ def score(
 CATEGORIES = ("escobas", "cards", "oros", "velo", "prime", "bonus_all_sevens", "bonus_all_oros")
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_two_side_short_scoring_is_the_general_one(players: int) -> None:
+    """Two sides with the prime by seed counts and no bonus (every two-player search
+    sample's hand end) take _score_hand's short path: the same points and breakdown,
+    key order included, as the general path gives, over random splits of the pack."""
+    game = new_game(players)
+    general = new_game(players)
+    general._plain_two = False
+    assert game._plain_two
+    rng = Rng(17)
+    for _ in range(400):
+        cards = list(range(40))
+        rng.shuffle(cards)
+        cut = rng.randbelow(41)
+        taken = rng.randbelow(41 - cut) if cut < 40 else 0
+        piles = [sum(1 << c for c in cards[:cut]), sum(1 << c for c in cards[cut : cut + taken])]
+        escobas = (rng.randbelow(4), rng.randbelow(4))
+        short = _score_hand(game, piles, escobas)
+        full = _score_hand(general, piles, escobas)
+        assert short == full
+        assert list(short[1]) == list(full[1])
+
+
 # -- scripted full hands ----------------------------------------------------------------------
 
 # Scenario A: 2 players, dealer 1, so seat 0 is eldest and plays first in every round.

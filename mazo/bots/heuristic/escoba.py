@@ -51,14 +51,17 @@ emptied first).
 In a two-player search's sample (marked ``stop_at_deal_end``) ``choose_state`` takes a
 third path, :func:`_heads_up_move`: the plays as (card, mask taken) in the legal order
 from the table's sets by sum (:func:`_sums`, built in capture-id order), scored by the
-same functions as :meth:`_View.best`'s bounded branch (:func:`_taking`,
-:func:`_bounded_best`, :func:`_reply`) on the state's ints, and the tied best ids
-memoized by everything they depend on (hand, table, captured cards, worth table, the
-next seat's hand size): a search's paired worlds meet
-the same decisions again, and only the Rng's draw among ties is made each time.  With
+same operations as :meth:`_View.best`'s bounded branch (:func:`_taking` and
+:func:`_bounded_best` written out in one loop, :func:`_reply`) on the state's ints, and
+the tied best ids memoized by everything they depend on (hand, table, captured cards,
+worth table, the next seat's hand size): a search's paired worlds meet
+the same decisions again, and only the Rng's draw among ties is made each time.  A
+round's forced last card (a trail, or its one capture: a third of a sample's moves) is
+played before anything is scored or looked up.  With
 the exact ending's leaves valued in place and its root moves memoized, ``hard`` draws
 about 1.3-1.4 times the samples per CPU second it drew before (bench_playouts.py on a
-loaded machine; 26% fewer instructions under cachegrind).
+loaded machine; 26% fewer instructions under cachegrind); session 17's changes (see
+bench/README.md) about 1.2 times more again.
 
 For the search levels (``hard``, ``expert``: :mod:`mazo.bots.ismcts` with this file's
 ``SEARCH_PRESET`` on top of the flat heuristic search) the file also gives:
@@ -316,6 +319,28 @@ def _piles_facts(piles: int, sides: int, method: int, counting: bool) -> tuple[i
     found = _PILES.get(key)
     if found is not None:
         return found
+    if sides == 2:
+        # The loop below for two sides, where _open is one comparison.
+        p0 = piles & _FULL
+        p1 = piles >> 40 & _FULL
+        c0, c1 = p0.bit_count(), p1.bit_count()
+        wid = method << 3
+        if abs(c0 - c1) <= 40 - (c0 + c1):
+            wid |= 4
+        c0, c1 = (p0 & _OROS).bit_count(), (p1 & _OROS).bit_count()
+        if abs(c0 - c1) <= 10 - (c0 + c1):
+            wid |= 2
+        if not counting:
+            wid |= 1
+        else:
+            c0, c1 = (p0 & _SEVENS).bit_count(), (p1 & _SEVENS).bit_count()
+            if abs(c0 - c1) <= 4 - (c0 + c1):
+                wid |= 1
+        found = (wid, p0 | p1)
+        if len(_PILES) >= _MEMO_LIMIT:
+            _PILES.clear()
+        _PILES[key] = found
+        return found
     counts: list[int] = []
     oros: list[int] = []
     sevens: list[int] = []
@@ -532,6 +557,31 @@ def _sums(table: int) -> dict[int, tuple[int, ...]]:
     return found
 
 
+# The sums the table's sets reach (bit t: some non-empty set adds up to t, for t up to
+# 14), with the whole table's sum above them (from bit 15), by table mask: ints only,
+# which the garbage collector skips.  Emptied when it holds this many.
+_REACH: dict[int, int] = {}
+
+
+def _reach(table: int) -> int:
+    """The reachable sums of the table's sets and its total (see :data:`_REACH`): a set
+    of the table adding up to ``t`` exists where :func:`_sums` lists one for ``t``."""
+    reach = 1  # the empty set: bit 0, cleared below
+    total = 0
+    m = table
+    while m:
+        low = m & -m
+        m ^= low
+        v = VALUE[low.bit_length() - 1]
+        reach |= reach << v & 0x7FFF
+        total += v
+    found = reach & 0x7FFE | total << 15
+    if len(_REACH) >= _SUMS_LIMIT:
+        _REACH.clear()
+    _REACH[table] = found
+    return found
+
+
 def _taking(worth: Sequence[float], table: int, card: int, taken: int) -> tuple[float, int]:
     """What playing ``card`` and taking the cards of the mask ``taken`` (0: laying the
     card on the table, a mask) is worth by itself, with the card worths ``worth``, and
@@ -599,14 +649,17 @@ def _reply(left: int, wid: int, spread: int, odds: tuple[float, ...]) -> float:
     # Per value: minus (the most it takes + the average worth of an unseen card of that
     # value, itself taken), the value, the suits of that value unseen; a value with no
     # unseen card is left out (its chance is 0), and so is every take worth nothing
-    # (sorted, they would come last, adding nothing).
-    order = sorted(
-        [
-            (-x, v, p)
-            for g, v, row, shift in takes
-            if (p := spread >> shift & 15) and (x := g + row[p]) > 0.0
-        ]
-    )
+    # (sorted, they would come last, adding nothing).  A loop, not a comprehension (a
+    # function call in 3.11), and sorted only past one: most such lists hold one or two.
+    order: list[tuple[float, int, int]] = []
+    for g, v, row, shift in takes:
+        p = spread >> shift & 15
+        if p:
+            x = g + row[p]
+            if x > 0.0:
+                order.append((-x, v, p))
+    if len(order) > 1:
+        order.sort()
     reply = 0.0
     none_before = 1.0
     k = 0
@@ -678,12 +731,26 @@ def _heads_up_move(bot: EscobaHeuristic, state: EscobaState, seat: int) -> int:
         if len(_TABLE_MASKS) >= _SUMS_LIMIT:
             _TABLE_MASKS.clear()
         _TABLE_MASKS[tab] = table
-    if state._sp >= 40 and h.bit_count() <= EXACT_CARDS:
-        moves = _plays(hand, table)
-        if len(moves) == 1:
-            return _action(*moves[0])
-        if not moves:
+    if not hand & hand - 1:
+        if not hand:
             return bot._choose_state(state)  # raises: no legal action
+        # A round's last card (a third of the moves) is often forced: a trail, or its
+        # one capture.  Forced, it is played here, before anything is scored or looked
+        # up (a forced play draws nothing from the Rng, on any path).
+        card = hand.bit_length() - 1
+        need = 15 - VALUE[card]
+        reach = _REACH.get(table)
+        if reach is None:
+            reach = _reach(table)
+        if not reach >> need & 1:
+            return card  # it captures nothing: its sets are not listed
+        sums = _SUMS.get(table)
+        if sums is None:
+            sums = _sums(table)
+        sets = sums[need]
+        if len(sets) == 1:
+            return _CAPTURE_IDS[card][sets[0]]
+    if state._sp >= 40 and h.bit_count() <= EXACT_CARDS:
         return bot._ending.best(state, seat, table)  # type: ignore[union-attr]
     piles = state._piles
     facts = _PILES.get(piles << 8 | bot.kind)
@@ -698,8 +765,6 @@ def _heads_up_move(bot: EscobaHeuristic, state: EscobaState, seat: int) -> int:
     found = _DECISIONS.get(key)
     if found is None:
         found = _heads_up_best(hand, table, captured, wid, size)
-        if not found:
-            return bot._choose_state(state)  # raises: no legal action
         if len(_DECISIONS) >= _DECISIONS_LIMIT:
             _DECISIONS.clear()
         _DECISIONS[key] = found
@@ -707,17 +772,72 @@ def _heads_up_move(bot: EscobaHeuristic, state: EscobaState, seat: int) -> int:
 
 
 def _heads_up_best(hand: int, table: int, captured: int, wid: int, size: int) -> tuple[int, ...]:
-    """The ids :meth:`_View.best` puts at the top (a forced play alone), for
-    :func:`_heads_up_move`, by the functions it scores with."""
-    moves = _plays(hand, table)
-    if len(moves) <= 1:
-        return tuple([_action(*move) for move in moves])
+    """The ids :meth:`_View.best` puts at the top, for :func:`_heads_up_move` (a hand
+    that is not one forced card): :func:`_plays`, :func:`_taking` and
+    :func:`_bounded_best` in one loop each, the same float operations in the same order
+    (so the same scores and ties), without their calls and tuples per play."""
+    sums = _SUMS.get(table)
+    if sums is None:
+        sums = _sums(table)
     worth = _WORTH[wid]
+    # Each play's id and (value taken, table left) in the legal order: the trails in
+    # card order, then each card's captures in id order (``_plays``), valued as
+    # ``_taking`` values them.
+    ids: list[int] = []
+    pre: list[tuple[float, int]] = []
+    capture_ids: list[int] = []
+    capture_pre: list[tuple[float, int]] = []
+    m = hand
+    while m:
+        low = m & -m
+        m ^= low
+        card = low.bit_length() - 1
+        mine = worth[card]
+        keep = -KEEP_SHARE * mine
+        sets = sums.get(15 - VALUE[card])
+        if not sets:
+            ids.append(card)
+            pre.append((keep, table | low))
+            continue
+        card_ids = _CAPTURE_IDS[card]
+        for taken in sets:
+            got = 0.0
+            t = taken
+            while t:
+                bit = t & -t
+                got += worth[bit.bit_length() - 1]
+                t ^= bit
+            value = keep + (mine + got)
+            left = table & ~taken
+            if not left:
+                value += ESCOBA
+            capture_ids.append(card_ids[taken])
+            capture_pre.append((value, left))
+    ids += capture_ids
+    pre += capture_pre
+    # _bounded_best, with its reply's arguments made only where a reply is priced.
+    first = pre.index(max(pre))
+    top, left = pre[first]
+    if not size:
+        return tuple([ids[i] for i, (value, _left) in enumerate(pre) if value >= top - 1e-9])
     unseen = _FULL & ~(hand | table | captured)
     odds = _NO_REPLY[unseen.bit_count()][size]
-    pre = [_taking(worth, table, card, taken) for card, taken in moves]
-    best = _bounded_best(pre, wid, _spread(unseen), odds, size > 0)
-    return tuple([_action(*moves[i]) for i in best])
+    spread = (
+        _SPREAD[unseen & 1023]
+        | _SPREAD[unseen >> 10 & 1023] << 1
+        | _SPREAD[unseen >> 20 & 1023] << 2
+        | _SPREAD[unseen >> 30] << 3
+    )  # _spread(unseen), inline
+    top -= _reply(left, wid, spread, odds)
+    scores = [_UNSCORED] * len(pre)
+    scores[first] = top
+    for i, (value, left) in enumerate(pre):
+        if i == first or value < top - 1e-9:
+            continue
+        scores[i] = score = value - _reply(left, wid, spread, odds)
+        if score > top:
+            top = score
+    return tuple([ids[i] for i, s in enumerate(scores) if s >= top - 1e-9])
 
 
 class EscobaHeuristic:
@@ -1003,15 +1123,21 @@ class _Ending:
             # The hand's last card, valued here (not memoized): laid, the table goes to
             # the last capturer; a capture gives the capturer all of it, each set alike
             # but for the escoba of one taking the whole table (where it counts).
-            sets = _sums(table).get(15 - VALUE[mine.bit_length() - 1])
+            # Whether the card captures (some set of the table makes its 15) and whether
+            # the whole table is such a set: the table's reachable sums say it, without
+            # listing the sets (most such tables are met only here).
+            reach = _REACH.get(table)
+            if reach is None:
+                reach = _reach(table)
+            need = 15 - VALUE[mine.bit_length() - 1]
             every = table | mine
-            if not sets:
+            if not reach >> need & 1:
                 if last == 0:
                     p0 |= every
                 elif last == 1:
                     p1 |= every
                 return self._points(p0, p1) + e0 - e1
-            sweep = self.escoba_last and table in sets
+            sweep = self.escoba_last and reach >> 15 == need
             if seat == 0:
                 return self._points(p0 | every, p1) + e0 + sweep - e1
             return self._points(p0, p1 | every) + e0 - (e1 + sweep)
@@ -1022,16 +1148,20 @@ class _Ending:
             return found
         # The children of _children, in any order (max and min do not care), each
         # valued as it is made.
+        # The table's sets are listed only once a card captures (its reachable sums say).
         value_of = self._value
-        subsets = _sums(table)
+        reach = _REACH.get(table)
+        if reach is None:
+            reach = _reach(table)
+        subsets: dict[int, tuple[int, ...]] | None = None
         best: int | None = None
         cards = mine
         while cards:
             low = cards & -cards
             cards ^= low
             rest = mine ^ low
-            sets = subsets.get(15 - VALUE[low.bit_length() - 1])
-            if not sets:
+            need = 15 - VALUE[low.bit_length() - 1]
+            if not reach >> need & 1:
                 if seat == 0:
                     v = value_of(rest, h1, table | low, p0, p1, e0, e1, last, 1)
                 else:
@@ -1039,7 +1169,9 @@ class _Ending:
                 if best is None or (v > best if seat == 0 else v < best):
                     best = v
                 continue
-            for taken in sets:
+            if subsets is None:
+                subsets = _sums(table)
+            for taken in subsets[need]:
                 left = table & ~taken
                 escoba = not left and (self.escoba_last or bool(rest | other))
                 if seat == 0:
@@ -1224,6 +1356,15 @@ def search_reward(
             winner = end.winner
             return [0.5 if winner is None else float(winner == s) for s in range(sides)]
         gained = [b - a for a, b in zip(scores, end.scores, strict=True)]
+        if sides == 2:
+            # The loop below for two sides: each side's edge is the other's negated.
+            edge = gained[0] - gained[1]
+            won = 1.0 if edge > 0 else 0.5 if edge == 0 else 0.0
+            lost = 1.0 if -edge > 0 else 0.5 if -edge == 0 else 0.0
+            return [
+                keep * won + margin * min(1.0, max(0.0, 0.5 + edge / scale)),
+                keep * lost + margin * min(1.0, max(0.0, 0.5 + -edge / scale)),
+            ]
         out = []
         for side in range(sides):
             edge = gained[side] - max(g for s, g in enumerate(gained) if s != side)
