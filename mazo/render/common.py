@@ -28,6 +28,8 @@ __all__ = [
     "LANGUAGES",
     "GameText",
     "View",
+    "brief_seat",
+    "brief_team",
     "card_label",
     "card_name",
     "is_card",
@@ -241,6 +243,24 @@ class View:
         if winner is None:
             return "no side wins"
         return f"{self.side(winner, False)} {self.side_verb(winner, 'win', 'wins')} the match"
+
+
+def brief_seat(seat: int | None, view: View) -> str:
+    """A seat in a status line that must fit 80×24 (Envite's, Trionfetti's): "you" or
+    "Seat 3" (the log has the full names)."""
+    if seat is None:
+        return "nobody"
+    return "you" if seat == view.viewer else f"Seat {seat}"
+
+
+def brief_team(team: int | None, view: View) -> str:
+    """A team in such a status line: "us" and "them" for a player, "team 1" for a
+    spectator."""
+    if team is None:
+        return "nobody"
+    if view.viewer is None:
+        return f"team {team}"
+    return "us" if view.side_of[view.viewer] == team else "them"
 
 
 def seat_at(view: View, seats: Sequence[int], leader: int, pos: int) -> int:

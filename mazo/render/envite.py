@@ -30,6 +30,8 @@ from typing import Any, ClassVar
 
 from mazo.games.envite import DECK, FIXED_TRUMPS, exempt_card, trick_winner, trump_order
 from mazo.render.common import GameText, View, suit_name
+from mazo.render.common import brief_seat as _who
+from mazo.render.common import brief_team as _team
 
 __all__ = [
     "BET_LABELS",
@@ -300,22 +302,6 @@ def _by_seat(messages: Sequence[JSON]) -> list[tuple[int, list[str]]]:
         what = m.get("kind") if m.get("type") == "signal" else m.get("intent")
         out.setdefault(int(m["seat"]), []).append(f"{m.get('type')} {what}")
     return list(out.items())
-
-
-def _who(seat: int | None, view: View) -> str:
-    """A seat in a status line: "you" or "Seat 3" (the full names are in the log)."""
-    if seat is not None and seat == view.viewer:
-        return "you"
-    return "nobody" if seat is None else f"Seat {seat}"
-
-
-def _team(team: int | None, view: View) -> str:
-    """A team in a status line: "us" and "them" for a player, "team 1" for a spectator."""
-    if team is None:
-        return "nobody"
-    if view.viewer is None:
-        return f"team {team}"
-    return "us" if view.side_of[view.viewer] == team else "them"
 
 
 # -- choices -------------------------------------------------------------------------------

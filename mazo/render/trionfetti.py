@@ -41,6 +41,8 @@ from typing import Any, ClassVar
 
 from mazo.games.trionfetti import PRESETS, ranking_levels
 from mazo.render.common import GameText, View, rank_name
+from mazo.render.common import brief_seat as _who
+from mazo.render.common import brief_team as _team
 
 __all__ = [
     "CLAIM_TEXT",
@@ -236,22 +238,6 @@ def render_trionfetti_observation(obs: JSON, view: View, show_hand: bool = True)
     return "\n".join(lines)
 
 
-def _who(seat: int | None, view: View) -> str:
-    """A seat in a status line: "you" or "Seat 3" (the log has the full names)."""
-    if seat is None:
-        return "nobody"
-    return "you" if seat == view.viewer else f"Seat {seat}"
-
-
-def _team(team: int | None, view: View) -> str:
-    """A team in a status line: "us" and "them" for a player, "team 1" for a spectator."""
-    if team is None:
-        return "nobody"
-    if view.viewer is None:
-        return f"team {team}"
-    return "us" if view.side_of[view.viewer] == team else "them"
-
-
 def _team_scores(team: int, view: View) -> str:
     """A team as the subject of "score(s) 1 point": "we score", "they score"."""
     name = {"us": "we", "them": "they"}.get(_team(team, view))
@@ -399,28 +385,37 @@ def _partner_lines(obs: JSON, view: View) -> list[str]:
     return out
 
 
+# The talk window, by what the observation says: (in full, for "No talk now: ..." and
+# the menu; in a few words, for the table's line of whose turn it is).
+_TALK = {
+    "all": (
+        "open — to your partner (signal, tell) and to the table (announce, say)",
+        "open to your partner and the table",
+    ),
+    "partner": ("partner only (signal, tell)", "your partner only"),
+    "vega_pending": (
+        "none — only the answering team may confer while the vega waits",
+        "none while the vega waits (answering team only)",
+    ),
+    "none": ("none — no talk in the first trick", "none in the first trick"),
+}
+
+
+def _talk_window(obs: JSON) -> tuple[str, str]:
+    talk = obs.get("talk")
+    if talk in ("all", "partner"):
+        return _TALK[talk]
+    return _TALK["vega_pending" if obs.get("phase") == "vega_pending" else "none"]
+
+
 def talk_text(obs: JSON) -> str:
     """What the talk window allows this seat now, in words."""
-    talk = obs.get("talk")
-    if talk == "all":
-        return "open — to your partner (signal, tell) and to the table (announce, say)"
-    if talk == "partner":
-        return "partner only (signal, tell)"
-    if obs.get("phase") == "vega_pending":
-        return "none — only the answering team may confer while the vega waits"
-    return "none — no talk in the first trick"
+    return _talk_window(obs)[0]
 
 
 def _talk_brief(obs: JSON) -> str:
     """The talk window in a few words (the ``m`` menu lists what may be said)."""
-    talk = obs.get("talk")
-    if talk == "all":
-        return "open to your partner and the table"
-    if talk == "partner":
-        return "your partner only"
-    if obs.get("phase") == "vega_pending":
-        return "none while the vega waits (answering team only)"
-    return "none in the first trick"
+    return _talk_window(obs)[1]
 
 
 def _turn_line(obs: JSON, view: View) -> str | None:
