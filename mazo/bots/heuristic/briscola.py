@@ -1018,6 +1018,21 @@ def _table_pick(
     return chosen[0] if len(chosen) == 1 else rng.choice(chosen)
 
 
+def _plain_deal(state: BriscolaState) -> bool:
+    """Whether nothing of another hand is shown in this deal (no 2 of trumps exchanged
+    or declined, no open hands, no partners' hands shown): the deals the heuristic's
+    int forms (:func:`_heads_up_move`, :func:`_table_move`, :func:`fast_rollout`)
+    decide, where a seat knows no card of another hand but the indicator's holder's."""
+    d = state._d
+    game = state._g
+    return (
+        d.exchanged is None
+        and d.declined is None
+        and not game.open_hands
+        and not game.options["partners_show_hands_before_first_trick"]
+    )
+
+
 def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
     """A search's whole rollout on ints (the ISMCTS hook): given each seat's rollout
     policy, a function from a search line's state to the state at its deal's end, played
@@ -1034,13 +1049,7 @@ def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
         assert isinstance(state, BriscolaState)
         game = state._g
         d = state._d
-        if (
-            state._m
-            or not game.stops_at_deal_end
-            or d.exchanged is not None
-            or d.declined is not None
-            or game.open_hands
-        ):
+        if state._m or not game.stops_at_deal_end or not _plain_deal(state):
             return None
         rngs = [p.rng for p in policies]
         if d.k == 2:
@@ -1054,8 +1063,6 @@ def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
                 return _heads_up_pick(d, h, t[2], trick, seat, rngs[seat])
 
             return state.play_to_deal_end(heads_up)
-        if game.options["partners_show_hands_before_first_trick"]:
-            return None
 
         def table(seat: int, h: int, trick: tuple[int, ...], t: tuple[Any, ...]) -> int:
             return _table_pick(game, d, h, trick, t, seat, rngs[seat])
@@ -1127,23 +1134,9 @@ class BriscolaHeuristic(SigningHeuristic):
             d = state._d
             if len(d.draw) - state._t[1] <= 2:
                 return _rollout_move(state, seat)  # type: ignore[arg-type]
-            if (
-                not self.signals
-                and state._t[4] is None
-                and d.exchanged is None
-                and d.declined is None
-                and not state._g.open_hands
-            ):
+            if not self.signals and state._t[4] is None and _plain_deal(state):
                 return _heads_up_move(state, seat, self.rng)  # type: ignore[arg-type]
-        elif (
-            state._m == 0
-            and state._d.k > 2
-            and not self.signals
-            and state._d.exchanged is None
-            and state._d.declined is None
-            and not state._g.open_hands
-            and not state._g.options["partners_show_hands_before_first_trick"]
-        ):
+        elif state._m == 0 and state._d.k > 2 and not self.signals and _plain_deal(state):
             return _table_move(state, seat, self.rng)  # type: ignore[arg-type]
         legal = state.legal_actions() if seat is not None else []
         if seat is None or not legal:
