@@ -865,6 +865,98 @@ class TrionfettiState(PartnershipState):
             return _end_deal(new, "tricks", team, vega[_V_STAKE])
         return new
 
+    def play_to_deal_end(
+        self, pick: Callable[[int, int, int, tuple[int, ...], int, int, Any, Any], int]
+    ) -> TrionfettiState:
+        """The line's state at this deal's end when every move from here is
+        ``pick(seat, phase, hands, trick, lead, tw, vega, x)`` (the seat to act, the phase
+        bits of ``_m``, then the slots ``_h``, ``_trick``, ``_lead``, ``_tw``, ``_vega``,
+        ``_x`` as they stand): the same final state and log as :meth:`apply` move by move
+        (tested), without building the states between card plays.  For a search's
+        rollouts, from a state of the play phase or with a vega pending (no flag set).
+
+        Card plays are made here on the slots' values (:meth:`_play_card`'s steps); the
+        few other moves (a vega, its answer) and the move that ends the deal go through
+        the engine's own methods on a state built for them.  ``pick`` must return a card
+        of the seat's hand or a legal vega or answer (not checked: it is the search's own
+        policy, and a card from elsewhere would corrupt the hands)."""
+        m = self._m
+        seat = self.to_act
+        if m not in (PLAY, VEGA_PENDING) or seat is None:
+            raise RulesError("play_to_deal_end plays from the play phase or a pending vega")
+        g = self._g
+        d = self._d
+        strength = d.strength
+        h, trick, lead, tw = self._h, self._trick, self._lead, self._tw
+        vega, x, ev = self._vega, self._x, self._ev
+        said = self._said
+        no_late = _NO_EXTRA[_X_LATE]
+        while True:
+            action = pick(seat, m, h, trick, lead, tw, vega, x)
+            if m == PLAY and action < NUM_CARDS:
+                done = len(trick) == 3
+                if done:  # does this card end the deal?  (the trick's winner, as below)
+                    full = (*trick, action)
+                    best, top = 0, strength[full[0]]
+                    for i in (1, 2, 3):
+                        if strength[full[i]] > top:
+                            best, top = i, strength[full[i]]
+                    team = (lead + best) & 1
+                    done = tw >> 4 * team & 15 == 1
+                if not done:
+                    # _play_card's steps on the slots' values
+                    h ^= 1 << (seat * 52 + action)
+                    trick = (*trick, action)
+                    said = 0
+                    if vega[_V_TALK]:
+                        vega = _with(vega, _V_TALK, False)
+                    if x[_X_LATE] != no_late:
+                        x = _with(x, _X_LATE, no_late)
+                    ev = (ev, _K_PLAY, seat, action)
+                    if len(trick) == 2 and d.k == 4 and not tw and not x[_X_LEFTOVER]:
+                        ev = (ev, _K_LEFT, _leftover(d))
+                        x = _with(x, _X_LEFTOVER, True)
+                    if len(trick) < 4:
+                        seat = seat + 1 if seat < 3 else 0
+                        continue
+                    # _close_trick's steps (the deal goes on)
+                    winner = (lead + best) % 4
+                    tw += 1 << 4 * (winner & 1)
+                    ev = (ev, _K_TRICK, winner, trick, lead)
+                    trick = ()
+                    lead = seat = winner
+                    continue
+            # A vega, its answer, or the deal's last move: the engine's own methods.
+            now = _new_state(TrionfettiState)
+            now._g = g
+            now._d = d
+            now._h = h
+            now._trick = trick
+            now._lead = lead
+            now._tw = tw
+            now._said = said
+            now._legal = None
+            now._m = m
+            now.to_act = seat
+            now._ev = ev
+            now._vega = vega
+            now._x = x
+            if action < NUM_CARDS:
+                return now._play_card(seat, action)
+            if action == VEGA:
+                new = now._call_vega(seat)
+            elif action in (ACCEPT, REFUSE):
+                new = now._answer(seat, action == ACCEPT)
+            else:
+                raise RulesError(f"play_to_deal_end plays no {g.action_to_string(action)}")
+            if new._m & HAND_OVER:
+                return new  # a refused vega ends the deal
+            m, seat = new._m, new.to_act
+            assert seat is not None
+            h, trick, lead, tw = new._h, new._trick, new._lead, new._tw
+            vega, x, ev = new._vega, new._x, new._ev
+            said = 0
+
     # -- transitions --------------------------------------------------------------------
 
     def _carry(self, new: TrionfettiState) -> None:

@@ -123,12 +123,16 @@ from mazo.games.trionfetti import (
     _K_SHARE,
     _K_SMAZ,
     _K_VEGA,
+    _V_TEAM,
+    _V_USED,
     _V_VALUE,
     _X_BOTTOM,
+    _X_LEFTOVER,
     ACCEPT,
     ANNOUNCE_BASE,
     KEEP,
     PEEK,
+    PLAY,
     PRESETS,
     RANK,
     RANK_BASE,
@@ -137,7 +141,10 @@ from mazo.games.trionfetti import (
     SHOW_BOTTOM,
     SIGNAL_BASE,
     VEGA,
+    VEGA_PENDING,
+    TrionfettiGame,
     TrionfettiState,
+    _leftover,
     known_places,
 )
 
@@ -350,6 +357,46 @@ def _earlier(deal: tuple[Any, ...], history: bool) -> tuple[int, ...]:
     return out
 
 
+def _seat_facts(state: TrionfettiState, seat: int, read_signals: bool) -> tuple[int, int, bool]:
+    """What ``seat``'s observation shows of the smazzata beside the hands and the trick,
+    read from the log nodes it sees: the cards seen in no hand (played, set aside, the
+    bottom card, the four left), the cards shown as its partner's (after this deal's
+    vega, or named by the partner's signs when ``read_signals``), and whether it signed
+    this deal."""
+    partner = (seat + 2) % 4
+    seen = shown = later = 0
+    signed = False
+    node = state._ev
+    while node[1] != _K_DEAL:  # this deal's nodes, newest first
+        kind = node[1]
+        if kind == _K_PLAY:
+            seen |= 1 << node[3]
+        elif kind == _K_SHARE:
+            if node[2] == partner:
+                later |= node[3]  # after the vega (if one comes older) or set aside
+        elif kind == _K_VEGA:
+            shown |= later
+            later = 0
+        elif kind == _K_MSG:
+            action = node[3]
+            if action < ANNOUNCE_BASE:  # a sign to the partner
+                if node[2] == seat:
+                    signed = True
+                elif node[2] == partner and read_signals and action < SIGNAL_BASE + 52:
+                    shown |= 1 << (action - SIGNAL_BASE)
+        elif kind == _K_PEEK:
+            if node[2] == seat:
+                seen |= node[3]
+        elif kind == _K_LEFT:
+            seen |= node[2]
+        node = node[0]
+    game = state._g
+    seen |= later | _earlier(node, game.options["history_visible"])[seat]
+    if state._x[_X_BOTTOM] or game.options["bottom_card_shown"] == "always":
+        seen |= 1 << state._d.pack[-1]
+    return seen, shown, signed
+
+
 class _View(TrickView):
     """What the bot knows at one decision, cards as ids (``trick`` and ``hand`` too).
 
@@ -415,40 +462,36 @@ class _View(TrickView):
         the hands' masks, the trick, and the smazzata's log nodes that seat sees."""
         view = cls.blank()
         mine = view.read_state(state, seat, codes=False)
-        partner = (seat + 2) % 4
-        seen = shown = later = 0
-        signed = False
-        node = state._ev
-        while node[1] != _K_DEAL:  # this deal's nodes, newest first
-            kind = node[1]
-            if kind == _K_PLAY:
-                seen |= 1 << node[3]
-            elif kind == _K_SHARE:
-                if node[2] == partner:
-                    later |= node[3]  # after the vega (if one comes older) or set aside
-            elif kind == _K_VEGA:
-                shown |= later
-                later = 0
-            elif kind == _K_MSG:
-                action = node[3]
-                if action < ANNOUNCE_BASE:  # a sign to the partner
-                    if node[2] == seat:
-                        signed = True
-                    elif node[2] == partner and read_signals and action < SIGNAL_BASE + 52:
-                        shown |= 1 << (action - SIGNAL_BASE)
-            elif kind == _K_PEEK:
-                if node[2] == seat:
-                    seen |= node[3]
-            elif kind == _K_LEFT:
-                seen |= node[2]
-            node = node[0]
-        game = state._g
-        seen |= later | _earlier(node, game.options["history_visible"])[seat]
-        d = state._d
-        if state._x[_X_BOTTOM] or game.options["bottom_card_shown"] == "always":
-            seen |= 1 << d.pack[-1]
+        seen, shown, signed = _seat_facts(state, seat, read_signals)
         view.signed = signed and read_signals
-        view._know(_ranking(d.strength), mine, seen, shown)
+        view._know(_ranking(state._d.strength), mine, seen, shown)
+        return view
+
+    @classmethod
+    def of_line(
+        cls,
+        rk: _Ranking,
+        seat: int,
+        h: int,
+        trick: tuple[int, ...],
+        lead: int,
+        tw: int,
+        seen: int,
+        shown: int,
+    ) -> _View:
+        """The view of ``seat`` on a line played on ints (:func:`fast_rollout`): the same
+        facts as :meth:`of_state` on the state with these slots (``_h``, ``_trick``,
+        ``_lead``, ``_tw``), ``seen`` and ``shown`` as :func:`_seat_facts` reads them
+        there; no signs read."""
+        view = cls.blank()
+        view.seat = seat
+        view.team = team = seat & 1
+        view.trick = [((lead + i) % 4, c) for i, c in enumerate(trick)]
+        view.won, view.lost = (tw >> 4, tw & 15) if team else (tw & 15, tw >> 4)
+        view.to_play = (lead + len(trick)) % 4
+        view.hand_sizes = [(h >> s * 52 & _FULL).bit_count() for s in range(4)]
+        view.signed = False
+        view._know(rk, h >> seat * 52 & _FULL, seen, shown)
         return view
 
     def _know(self, rk: _Ranking, mine: int, seen: int, shown: int) -> None:
@@ -752,6 +795,29 @@ class _StateTurn(_Turn):
         return value
 
 
+class _LineTurn(_Turn):
+    """The same facts on a line played on ints (:func:`fast_rollout`): its view made,
+    the scores before the deal, the points of a game and a pending vega's value."""
+
+    def __init__(self, view: _View, scores: tuple[int, ...], target: int, value: int) -> None:
+        self._view = view
+        self._scores = scores
+        self._target = target
+        self._value = value
+
+    def view(self, read_signals: bool) -> _View:
+        return self._view
+
+    def scores(self) -> list[int]:
+        return list(self._scores)
+
+    def target(self) -> int:
+        return self._target
+
+    def vega_value(self) -> int:
+        return self._value
+
+
 class TrionfettiHeuristic(PartnershipHeuristic[_View]):
     """Hand-written Trionfetti play and vega; see the module docstring for its rules."""
 
@@ -909,6 +975,84 @@ class TrionfettiHeuristic(PartnershipHeuristic[_View]):
 # -- hooks read through the registry (mazo.bots.heuristic) ----------------------------
 
 Heuristic = TrionfettiHeuristic
+
+
+def _plain_options(game: TrionfettiGame) -> bool:
+    """Whether the heuristic's only moves in a deal are its cards, the vega and its
+    answer: the bottom card always shown, hands shared automatically, the dealer's peek
+    at deal 4 automatic (else ``show_bottom``, ``show`` or ``peek`` come first)."""
+    options = game.options
+    return (
+        game.automatic_sharing
+        and options["bottom_card_shown"] == "always"
+        and options["dealer_peek_deal4"] == "automatic"
+    )
+
+
+def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
+    """A search's whole rollout on ints (the ISMCTS hook): given each seat's rollout
+    policy, a function from a search line's state to the state at its deal's end, played
+    by those policies with their own tie draws, the same end as their ``choose_state``
+    moves applied one by one (tested), without the states between card plays
+    (:meth:`TrionfettiState.play_to_deal_end`).  None where the policies are not all
+    plain Trionfetti heuristics (no signs); the function returns None for a line it does
+    not cover (other options than :func:`_plain_options`, a phase other than card play
+    or a pending vega), which the search then plays move by move.
+
+    Each seat's view is :meth:`_View.of_state`'s: what the line's first state shows that
+    seat (:func:`_seat_facts`, read once), plus what the line adds: the cards played
+    since, the four cards left once shown (deal 4), and the partner's hand once the
+    seat's team has shown its hands for a vega (the partner's current hand: what was
+    shown less what was played since, as :meth:`_View._know` counts it)."""
+    if len(policies) != 4 or any(type(p) is not TrionfettiHeuristic or p.signals for p in policies):
+        return None
+
+    def run(state: State) -> State | None:
+        if not isinstance(state, TrionfettiState):
+            return None
+        if state._m not in (PLAY, VEGA_PENDING) or state.to_act is None:
+            return None
+        game = state._g
+        if not _plain_options(game):
+            return None
+        d = state._d
+        rk = _ranking(d.strength)
+        facts = [_seat_facts(state, s, False)[:2] for s in range(4)]
+        first = state._h
+        leftover = _leftover(d)
+        scores, target = d.scores, game.target
+
+        def pick(
+            seat: int,
+            m: int,
+            h: int,
+            trick: tuple[int, ...],
+            lead: int,
+            tw: int,
+            vega: Any,
+            x: Any,
+        ) -> int:
+            gone = first ^ h  # the cards played since the line's first state
+            seen, shown = facts[seat]
+            seen |= (gone | gone >> 52 | gone >> 104 | gone >> 156) & _FULL
+            if x[_X_LEFTOVER]:
+                seen |= leftover
+            if vega[_V_USED] and (seat & 1 != vega[_V_TEAM] or m == PLAY):
+                # shown for the vega: the answering team at the call, the callers once
+                # it is accepted
+                shown |= h >> (seat + 2) % 4 * 52 & _FULL
+            view = _View.of_line(rk, seat, h, trick, lead, tw, seen, shown)
+            policy = policies[seat]
+            if m == VEGA_PENDING:
+                return policy._answer(_LineTurn(view, scores, target, vega[_V_VALUE]))
+            if not vega[_V_USED] and policy._call(view, _LineTurn(view, scores, target, 0)):
+                return VEGA
+            card: int = policy._play(view, view.hand)
+            return card
+
+        return state.play_to_deal_end(pick)
+
+    return run
 
 
 def search_reward(
