@@ -982,7 +982,7 @@ def _plain_options(game: TrionfettiGame) -> bool:
     answer: the bottom card always shown, hands shared automatically, the dealer's peek
     at deal 4 automatic (else ``show_bottom``, ``show`` or ``peek`` come first)."""
     options = game.options
-    return (
+    return bool(
         game.automatic_sharing
         and options["bottom_card_shown"] == "always"
         and options["dealer_peek_deal4"] == "automatic"
@@ -1002,8 +1002,9 @@ def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
     Each seat's view is :meth:`_View.of_state`'s: what the line's first state shows that
     seat (:func:`_seat_facts`, read once), plus what the line adds: the cards played
     since, the four cards left once shown (deal 4), and the partner's hand once the
-    seat's team has shown its hands for a vega (the partner's current hand: what was
-    shown less what was played since, as :meth:`_View._know` counts it)."""
+    seat's team has shown its hands for a vega called or accepted in the line (the
+    partner's current hand: what was shown less what was played since, as
+    :meth:`_View._know` counts it)."""
     if len(policies) != 4 or any(type(p) is not TrionfettiHeuristic or p.signals for p in policies):
         return None
 
@@ -1021,6 +1022,8 @@ def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
         first = state._h
         leftover = _leftover(d)
         scores, target = d.scores, game.target
+        called = not state._vega[_V_USED]  # a vega called in the line, if any
+        answered = called or state._m == VEGA_PENDING  # ... or answered in it
 
         def pick(
             seat: int,
@@ -1037,12 +1040,13 @@ def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
             seen |= (gone | gone >> 52 | gone >> 104 | gone >> 156) & _FULL
             if x[_X_LEFTOVER]:
                 seen |= leftover
-            if vega[_V_USED] and (seat & 1 != vega[_V_TEAM] or m == PLAY):
-                # shown for the vega: the answering team at the call, the callers once
-                # it is accepted
+            if vega[_V_USED] and (called if seat & 1 != vega[_V_TEAM] else m == PLAY and answered):
+                # shown for a vega of the line: the answering team's hands at the call,
+                # the callers' once it is accepted (a sample's log holds only the shares
+                # its seat saw: those before the line are read from it)
                 shown |= h >> (seat + 2) % 4 * 52 & _FULL
             view = _View.of_line(rk, seat, h, trick, lead, tw, seen, shown)
-            policy = policies[seat]
+            policy: TrionfettiHeuristic = policies[seat]
             if m == VEGA_PENDING:
                 return policy._answer(_LineTurn(view, scores, target, vega[_V_VALUE]))
             if not vega[_V_USED] and policy._call(view, _LineTurn(view, scores, target, 0)):
