@@ -408,6 +408,24 @@ class _Deal(DealFacts):
         """A record lists smazzate: each has one pack, from which its four deals come."""
         return DealStart(self, self.smazzata, self.pack)
 
+    def copy(self) -> _Deal:
+        """:meth:`DealFacts.copy` written out (a search's samples copy a few a sample, and
+        every line's end one): the same fields, unset ones an error as there."""
+        new: _Deal = _new_state(_Deal)
+        new.dealer = self.dealer
+        new.draw = self.draw
+        new.games = self.games
+        new.k = self.k
+        new.number = self.number
+        new.pack = self.pack
+        new.packs = self.packs
+        new.ranking = self.ranking
+        new.scores = self.scores
+        new.seed = self.seed
+        new.smazzata = self.smazzata
+        new.strength = self.strength
+        return new
+
 
 class TrionfettiGame(Game):
     """Trionfetti rules, configured by options (always 4 players)."""
@@ -1326,10 +1344,16 @@ def _end_deal(state: TrionfettiState, reason: str, team: int, points: int) -> Tr
     # visible to the partner (or, opt-in, may be shown until the next deal's first card).
     if any(left):
         if game.automatic_sharing:
+            # :func:`_shared` for each seat, in one pass (every search line ends here)
+            shown = list(x[_X_SHOWN])
+            late = list(x[_X_LATE])
             for s in range(4):
-                if left[s]:
-                    ev = (ev, _K_SHARE, s, left[s], reason)
-                    x = _shared(x, s, left[s])
+                cards = left[s]
+                if cards:
+                    ev = (ev, _K_SHARE, s, cards, reason)
+                    shown[s] |= cards
+                    late[s] &= ~cards
+            x = (tuple(late), tuple(shown), *x[_X_PEEKED:])
         else:
             x = _with(x, _X_LATE, tuple(m & ~x[_X_SHOWN][s] for s, m in enumerate(left)))
     scores = list(d.scores)
