@@ -483,13 +483,18 @@ class _View(TrickView):
         facts as :meth:`of_state` on the state with these slots (``_h``, ``_trick``,
         ``_lead``, ``_tw``), ``seen`` and ``shown`` as :func:`_seat_facts` reads them
         there; no signs read."""
-        view = cls.blank()
+        view = object.__new__(cls)  # TrickView.blank, without the call
         view.seat = seat
         view.team = team = seat & 1
-        view.trick = [((lead + i) % 4, c) for i, c in enumerate(trick)]
+        view.trick = [((lead + i) % 4, c) for i, c in enumerate(trick)] if trick else []
         view.won, view.lost = (tw >> 4, tw & 15) if team else (tw & 15, tw >> 4)
         view.to_play = (lead + len(trick)) % 4
-        view.hand_sizes = [(h >> s * 52 & _FULL).bit_count() for s in range(4)]
+        view.hand_sizes = [
+            (h & _FULL).bit_count(),
+            (h >> 52 & _FULL).bit_count(),
+            (h >> 104 & _FULL).bit_count(),
+            (h >> 156).bit_count(),
+        ]
         view.signed = False
         view._know(rk, h >> seat * 52 & _FULL, seen, shown)
         return view
@@ -509,7 +514,7 @@ class _View(TrickView):
         sizes = self.hand_sizes
         if known.bit_count() > sizes[partner]:
             known = 0  # an inconsistent picture (shown cards mixed up): trust none
-        self.partner_known = _ids(known)
+        self.partner_known = _ids(known) if known else []  # known: after a vega only
         self.partner_known.sort(key=key)
         unseen = _FULL & ~(seen | mine | known)
         self.n_unseen = unseen.bit_count()
@@ -522,10 +527,14 @@ class _View(TrickView):
         self.unseen_at = [(unseen & m).bit_count() for m in rk.masks]
         levels = [0, 0, 0, 0]  # per seat, a bit per strength it surely holds
         strength = rk.strength
-        for card in self.hand:
-            levels[seat] |= 1 << strength[card]
+        at = 0
+        for card in hand:
+            at |= 1 << strength[card]
+        levels[seat] = at
+        at = 0
         for card in self.partner_known:
-            levels[partner] |= 1 << strength[card]
+            at |= 1 << strength[card]
+        levels[partner] = at
         self._levels = levels
         trick = self.trick
         self.seats = _SEATS[trick[0][0] if trick else self.to_play][len(trick)]
@@ -634,8 +643,11 @@ class _View(TrickView):
         partner's hand is open), once a card."""
         key = owner << 6 | card
         q = self._qs.get(key)
-        if q is None:
-            q = self._qs[key] = self.q(owner, card, self.partner_open)
+        if q is None:  # self.q(owner, card, self.partner_open), without the call
+            team = self.team
+            after = _AFTER_SOLO[owner][team] if self.partner_open else _AFTER[owner]
+            result, none_above = self._race(self.strength[card], after)
+            q = self._qs[key] = result + none_above * (1.0 if owner % 2 == team else 0.0)
         return q
 
     def chances(self, mine: Sequence[int], partners: Sequence[int]) -> list[float]:
@@ -1018,7 +1030,7 @@ def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
             return None
         d = state._d
         rk = _ranking(d.strength)
-        facts = [_seat_facts(state, s, False)[:2] for s in range(4)]
+        facts: list[tuple[int, int, bool] | None] = [None] * 4  # read when first asked
         first = state._h
         leftover = _leftover(d)
         scores, target = d.scores, game.target
@@ -1035,8 +1047,15 @@ def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
             vega: Any,
             x: Any,
         ) -> int:
+            mine = h >> seat * 52 & _FULL
+            if m == PLAY and vega[_V_USED] and mine and not mine & (mine - 1):
+                # one card and no vega to call: _play's choice (no tie to draw), unpriced
+                return mine.bit_length() - 1
             gone = first ^ h  # the cards played since the line's first state
-            seen, shown = facts[seat]
+            known = facts[seat]
+            if known is None:
+                known = facts[seat] = _seat_facts(state, seat, False)
+            seen, shown, _ = known
             seen |= (gone | gone >> 52 | gone >> 104 | gone >> 156) & _FULL
             if x[_X_LEFTOVER]:
                 seen |= leftover
