@@ -504,6 +504,7 @@ class _View(TrickView):
         seat = self.seat
         self.rk = rk
         self.strength = rk.strength
+        self._top = rk.top
         self.partner = partner = (seat + 2) % 4
         for _, card in self.trick:
             seen |= 1 << card
@@ -520,7 +521,8 @@ class _View(TrickView):
         self.n_unseen = unseen.bit_count()
         hidden = list(sizes)
         hidden[seat] = 0
-        hidden[partner] = max(0, sizes[partner] - known.bit_count())
+        left = sizes[partner] - known.bit_count()
+        hidden[partner] = left if left > 0 else 0  # max(0, left) without the call
         self.hidden = hidden
         self._hidden = tuple(hidden)
         self.partner_open = hidden[partner] == 0 and sizes[partner] > 0
@@ -598,7 +600,7 @@ class _View(TrickView):
         stronger level among ``after`` (levels strongest first, seats in order) is the
         team's, and the chance that nobody holds one.  Kept per ``after`` from the top
         level down, so that every level is priced once a decision."""
-        need = self.rk.top - top  # levels above ``top``
+        need = self._top - top  # levels above ``top``
         run = self._runs.get(after)
         if run is None:
             run = self._runs[after] = [(0.0, 1.0)]
@@ -612,7 +614,7 @@ class _View(TrickView):
         at = self.unseen_at
         append = run.append
         result, none_above = run[-1]
-        for level in range(self.rk.top - len(run) + 1, top, -1):
+        for level in range(self._top - len(run) + 1, top, -1):
             if none_above > 0.0:  # else nobody is left to beat: nothing changes
                 if known >> level & 1:
                     free, ours = 1.0, 0.0
@@ -706,7 +708,7 @@ class _View(TrickView):
             return deal_odds(self.won, self.lost, [])
         seats = self.seats
         if seats and seats[0] == self.seat:
-            return max(self.value(c)[0] for c in self.hand)
+            return max([self.value(c)[0] for c in self.hand])  # a list: no generator
         mine = list(self.hand)
         partners = self.partner_known
         if not self.trick:  # an opponent leads: a trick like the later ones
@@ -1070,7 +1072,10 @@ def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
                 return policy._answer(_LineTurn(view, scores, target, vega[_V_VALUE]))
             if not vega[_V_USED] and policy._call(view, _LineTurn(view, scores, target, 0)):
                 return VEGA
-            card: int = policy._play(view, view.hand)
+            cards = view.hand
+            if len(cards) == 1:
+                return cards[0]  # _play's choice: no tie to draw
+            card: int = policy._play(view, cards)
             return card
 
         return state.play_to_deal_end(pick)
