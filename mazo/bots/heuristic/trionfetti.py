@@ -693,12 +693,17 @@ class _View(TrickView):
         after = self._after
         result, none_above = self._race(strength[best], after)
         p = result + none_above * (1.0 if holder % 2 == self.team else 0.0)
-        mine = [c for c in self.hand if c != card]
-        partners = self.partner_known
-        if self.partner in after and self.partner_open:
-            spent = self._spend(partners, holder, best)
-            partners = [c for c in partners if c != spent]
-        out = trick_value(p, self.won, self.lost, self.chances(mine, partners)), p
+        if self.partner_open:
+            mine = [c for c in self.hand if c != card]
+            partners = self.partner_known
+            if self.partner in after:
+                spent = self._spend(partners, holder, best)
+                partners = [c for c in partners if c != spent]
+            rest = self.chances(mine, partners)
+        else:  # self.chances(mine, ...) without the call
+            lead, seat = self._lead, self.seat
+            rest = [lead(seat, c) for c in self.hand if c != card]
+        out = trick_value(p, self.won, self.lost, rest), p
         self._values[card] = out
         return out
 
