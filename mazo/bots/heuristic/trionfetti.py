@@ -700,9 +700,15 @@ class _View(TrickView):
                 spent = self._spend(partners, holder, best)
                 partners = [c for c in partners if c != spent]
             rest = self.chances(mine, partners)
-        else:  # self.chances(mine, ...) without the call
+        else:  # self.chances(mine, ...), calling _lead only for a card not priced yet
             lead, seat = self._lead, self.seat
-            rest = [lead(seat, c) for c in self.hand if c != card]
+            priced = self._qs.get
+            base = seat << 6  # _lead's key
+            rest = []
+            for c in self.hand:
+                if c != card:
+                    q = priced(base | c)
+                    rest.append(lead(seat, c) if q is None else q)
         out = trick_value(p, self.won, self.lost, rest), p
         self._values[card] = out
         return out
