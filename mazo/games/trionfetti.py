@@ -893,11 +893,11 @@ class TrionfettiState(PartnershipState):
         (tested), without building the states between card plays.  For a search's
         rollouts, from a state of the play phase or with a vega pending (no flag set).
 
-        Card plays are made here on the slots' values (:meth:`_play_card`'s steps); the
-        few other moves (a vega, its answer) and the move that ends the deal go through
-        the engine's own methods on a state built for them.  ``pick`` must return a card
-        of the seat's hand or a legal vega or answer (not checked: it is the search's own
-        policy, and a card from elsewhere would corrupt the hands)."""
+        Card plays are made here on the slots' values (:meth:`_play_card`'s steps, the
+        deal's end by :func:`_end_deal` as there); the few other moves (a vega, its
+        answer) go through the engine's own methods on a state built for them.  ``pick``
+        must return a card of the seat's hand or a legal vega or answer (not checked: it
+        is the search's own policy, and a card from elsewhere would corrupt the hands)."""
         m = self._m
         seat = self.to_act
         if m not in (PLAY, VEGA_PENDING) or seat is None:
@@ -912,39 +912,51 @@ class TrionfettiState(PartnershipState):
         while True:
             action = pick(seat, m, h, trick, lead, tw, vega, x)
             if m == PLAY and action < NUM_CARDS:
-                done = len(trick) == 3
-                if done:  # does this card end the deal?  (the trick's winner, as below)
-                    full = (*trick, action)
-                    best, top = 0, strength[full[0]]
-                    for i in (1, 2, 3):
-                        if strength[full[i]] > top:
-                            best, top = i, strength[full[i]]
-                    team = (lead + best) & 1
-                    done = tw >> 4 * team & 15 == 1
-                if not done:
-                    # _play_card's steps on the slots' values
-                    h ^= 1 << (seat * 52 + action)
-                    trick = (*trick, action)
-                    said = 0
-                    if vega[_V_TALK]:
-                        vega = _with(vega, _V_TALK, False)
-                    if x[_X_LATE] != no_late:
-                        x = _with(x, _X_LATE, no_late)
-                    ev = (ev, _K_PLAY, seat, action)
-                    if len(trick) == 2 and d.k == 4 and not tw and not x[_X_LEFTOVER]:
-                        ev = (ev, _K_LEFT, _leftover(d))
-                        x = _with(x, _X_LEFTOVER, True)
-                    if len(trick) < 4:
-                        seat = seat + 1 if seat < 3 else 0
-                        continue
-                    # _close_trick's steps (the deal goes on)
-                    winner = (lead + best) % 4
-                    tw += 1 << 4 * (winner & 1)
-                    ev = (ev, _K_TRICK, winner, trick, lead)
-                    trick = ()
-                    lead = seat = winner
+                # _play_card's steps on the slots' values
+                h ^= 1 << (seat * 52 + action)
+                trick = (*trick, action)
+                said = 0
+                stake = vega[_V_STAKE]
+                if vega[_V_TALK]:
+                    vega = _with(vega, _V_TALK, False)
+                if x[_X_LATE] != no_late:
+                    x = _with(x, _X_LATE, no_late)
+                ev = (ev, _K_PLAY, seat, action)
+                if len(trick) == 2 and d.k == 4 and not tw and not x[_X_LEFTOVER]:
+                    ev = (ev, _K_LEFT, _leftover(d))
+                    x = _with(x, _X_LEFTOVER, True)
+                if len(trick) < 4:
+                    seat = seat + 1 if seat < 3 else 0
                     continue
-            # A vega, its answer, or the deal's last move: the engine's own methods.
+                best, top = 0, strength[trick[0]]
+                for i in (1, 2, 3):
+                    if strength[trick[i]] > top:
+                        best, top = i, strength[trick[i]]
+                # _close_trick's steps
+                winner = (lead + best) % 4
+                team = winner & 1
+                tw += 1 << 4 * team
+                ev = (ev, _K_TRICK, winner, trick, lead)
+                trick = ()
+                lead = seat = winner
+                if tw >> 4 * team & 15 == 2:  # the deal's end: the state _play_card makes
+                    end = _new_state(TrionfettiState)
+                    end._g = g
+                    end._d = d
+                    end._h = h
+                    end._said = 0
+                    end._legal = None
+                    end._m = PLAY
+                    end._vega = vega
+                    end._x = x
+                    end._trick = trick
+                    end._lead = lead
+                    end._tw = tw
+                    end.to_act = seat
+                    end._ev = ev
+                    return _end_deal(end, "tricks", team, stake)
+                continue
+            # A vega or its answer: the engine's own methods.
             now = _new_state(TrionfettiState)
             now._g = g
             now._d = d
@@ -959,8 +971,6 @@ class TrionfettiState(PartnershipState):
             now._ev = ev
             now._vega = vega
             now._x = x
-            if action < NUM_CARDS:
-                return now._play_card(seat, action)
             if action == VEGA:
                 new = now._call_vega(seat)
             elif action in (ACCEPT, REFUSE):
