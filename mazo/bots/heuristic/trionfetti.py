@@ -397,6 +397,38 @@ def _seat_facts(state: TrionfettiState, seat: int, read_signals: bool) -> tuple[
     return seen, shown, signed
 
 
+def _line_facts(state: TrionfettiState) -> list[tuple[int, int]]:
+    """``_seat_facts(state, seat, False)``'s seen and shown cards for every seat, in one
+    walk of the log (a search line's first state: :func:`fast_rollout`)."""
+    public = 0  # played this deal, and the four cards left once shown
+    later = [0, 0, 0, 0]  # per seat, the cards it showed, newer than any vega met yet
+    shown = [0, 0, 0, 0]  # ... and those it showed after this deal's vega
+    peeks = [0, 0, 0, 0]
+    node = state._ev
+    while node[1] != _K_DEAL:  # this deal's nodes, newest first
+        kind = node[1]
+        if kind == _K_PLAY:
+            public |= 1 << node[3]
+        elif kind == _K_SHARE:
+            later[node[2]] |= node[3]
+        elif kind == _K_VEGA:
+            shown = [a | b for a, b in zip(shown, later, strict=True)]
+            later = [0, 0, 0, 0]
+        elif kind == _K_PEEK:
+            peeks[node[2]] |= node[3]
+        elif kind == _K_LEFT:
+            public |= node[2]
+        node = node[0]
+    game = state._g
+    earlier = _earlier(node, game.options["history_visible"])
+    if state._x[_X_BOTTOM] or game.options["bottom_card_shown"] == "always":
+        public |= 1 << state._d.pack[-1]
+    return [
+        (public | later[p] | peeks[s] | earlier[s], shown[p])
+        for s, p in enumerate((2, 3, 0, 1))  # each seat and its partner
+    ]
+
+
 class _View(TrickView):
     """What the bot knows at one decision, cards as ids (``trick`` and ``hand`` too).
 
@@ -1043,7 +1075,7 @@ def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
             return None
         d = state._d
         rk = _ranking(d.strength)
-        facts: list[tuple[int, int, bool] | None] = [None] * 4  # read when first asked
+        facts = _line_facts(state)
         first = state._h
         leftover = _leftover(d)
         scores, target = d.scores, game.target
@@ -1065,10 +1097,7 @@ def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
                 # one card and no vega to call: _play's choice (no tie to draw), unpriced
                 return mine.bit_length() - 1
             gone = first ^ h  # the cards played since the line's first state
-            known = facts[seat]
-            if known is None:
-                known = facts[seat] = _seat_facts(state, seat, False)
-            seen, shown, _ = known
+            seen, shown = facts[seat]
             seen |= (gone | gone >> 52 | gone >> 104 | gone >> 156) & _FULL
             if x[_X_LEFTOVER]:
                 seen |= leftover
