@@ -646,6 +646,14 @@ class _View(TrickView):
         at = self.unseen_at
         append = run.append
         result, none_above = run[-1]
+        if not known:  # the usual case: the loop below with its first branch never taken
+            for level in range(self._top - len(run) + 1, top, -1):
+                if none_above > 0.0:
+                    free, ours = steps[at[level]]
+                    result += none_above * ours
+                    none_above *= free
+                append((result, none_above))
+            return run[need]
         for level in range(self._top - len(run) + 1, top, -1):
             if none_above > 0.0:  # else nobody is left to beat: nothing changes
                 if known >> level & 1:
