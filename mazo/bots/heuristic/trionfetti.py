@@ -778,6 +778,8 @@ class _View(TrickView):
         """The best cards to play now (more than one only within one level)."""
         scored = {c: self.value(c) for c in cards}
         _, near = near_best(scored, cards, TIE, decisive=self.won == 1 or self.lost == 1)
+        if len(near) == 1:
+            return near  # the usual case: nothing to narrow
         low = min(self.strength[c] for c in near)
         return [c for c in near if self.strength[c] == low]
 
