@@ -408,6 +408,24 @@ class _Deal(DealFacts):
         """A record lists smazzate: each has one pack, from which its four deals come."""
         return DealStart(self, self.smazzata, self.pack)
 
+    def copy(self) -> _Deal:
+        """:meth:`DealFacts.copy` written out (a search's samples copy a few a sample, and
+        every line's end one): the same fields, unset ones an error as there."""
+        new: _Deal = _new_state(_Deal)
+        new.dealer = self.dealer
+        new.draw = self.draw
+        new.games = self.games
+        new.k = self.k
+        new.number = self.number
+        new.pack = self.pack
+        new.packs = self.packs
+        new.ranking = self.ranking
+        new.scores = self.scores
+        new.seed = self.seed
+        new.smazzata = self.smazzata
+        new.strength = self.strength
+        return new
+
 
 class TrionfettiGame(Game):
     """Trionfetti rules, configured by options (always 4 players)."""
@@ -865,6 +883,108 @@ class TrionfettiState(PartnershipState):
             return _end_deal(new, "tricks", team, vega[_V_STAKE])
         return new
 
+    def play_to_deal_end(
+        self, pick: Callable[[int, int, int, tuple[int, ...], int, int, Any, Any], int]
+    ) -> TrionfettiState:
+        """The line's state at this deal's end when every move from here is
+        ``pick(seat, phase, hands, trick, lead, tw, vega, x)`` (the seat to act, the phase
+        bits of ``_m``, then the slots ``_h``, ``_trick``, ``_lead``, ``_tw``, ``_vega``,
+        ``_x`` as they stand): the same final state and log as :meth:`apply` move by move
+        (tested), without building the states between card plays.  For a search's
+        rollouts, from a state of the play phase or with a vega pending (no flag set).
+
+        Card plays are made here on the slots' values (:meth:`_play_card`'s steps, the
+        deal's end by :func:`_end_deal` as there); the few other moves (a vega, its
+        answer) go through the engine's own methods on a state built for them.  ``pick``
+        must return a card of the seat's hand or a legal vega or answer (not checked: it
+        is the search's own policy, and a card from elsewhere would corrupt the hands)."""
+        m = self._m
+        seat = self.to_act
+        if m not in (PLAY, VEGA_PENDING) or seat is None:
+            raise RulesError("play_to_deal_end plays from the play phase or a pending vega")
+        g = self._g
+        d = self._d
+        strength = d.strength
+        h, trick, lead, tw = self._h, self._trick, self._lead, self._tw
+        vega, x, ev = self._vega, self._x, self._ev
+        said = self._said
+        no_late = _NO_EXTRA[_X_LATE]
+        while True:
+            action = pick(seat, m, h, trick, lead, tw, vega, x)
+            if m == PLAY and action < NUM_CARDS:
+                # _play_card's steps on the slots' values
+                h ^= 1 << (seat * 52 + action)
+                trick = (*trick, action)
+                said = 0
+                stake = vega[_V_STAKE]
+                if vega[_V_TALK]:
+                    vega = _with(vega, _V_TALK, False)
+                if x[_X_LATE] != no_late:
+                    x = _with(x, _X_LATE, no_late)
+                ev = (ev, _K_PLAY, seat, action)
+                if len(trick) == 2 and d.k == 4 and not tw and not x[_X_LEFTOVER]:
+                    ev = (ev, _K_LEFT, _leftover(d))
+                    x = _with(x, _X_LEFTOVER, True)
+                if len(trick) < 4:
+                    seat = seat + 1 if seat < 3 else 0
+                    continue
+                best, top = 0, strength[trick[0]]
+                for i in (1, 2, 3):
+                    if strength[trick[i]] > top:
+                        best, top = i, strength[trick[i]]
+                # _close_trick's steps
+                winner = (lead + best) % 4
+                team = winner & 1
+                tw += 1 << 4 * team
+                ev = (ev, _K_TRICK, winner, trick, lead)
+                trick = ()
+                lead = seat = winner
+                if tw >> 4 * team & 15 == 2:  # the deal's end: the state _play_card makes
+                    end = _new_state(TrionfettiState)
+                    end._g = g
+                    end._d = d
+                    end._h = h
+                    end._said = 0
+                    end._legal = None
+                    end._m = PLAY
+                    end._vega = vega
+                    end._x = x
+                    end._trick = trick
+                    end._lead = lead
+                    end._tw = tw
+                    end.to_act = seat
+                    end._ev = ev
+                    return _end_deal(end, "tricks", team, stake)
+                continue
+            # A vega or its answer: the engine's own methods.
+            now = _new_state(TrionfettiState)
+            now._g = g
+            now._d = d
+            now._h = h
+            now._trick = trick
+            now._lead = lead
+            now._tw = tw
+            now._said = said
+            now._legal = None
+            now._m = m
+            now.to_act = seat
+            now._ev = ev
+            now._vega = vega
+            now._x = x
+            if action == VEGA:
+                new = now._call_vega(seat)
+            elif action in (ACCEPT, REFUSE):
+                new = now._answer(seat, action == ACCEPT)
+            else:
+                raise RulesError(f"play_to_deal_end plays no {g.action_to_string(action)}")
+            if new._m & HAND_OVER:
+                return new  # a refused vega ends the deal
+            m, seat = new._m, new.to_act
+            assert seat is not None
+            h, trick, lead, tw = new._h, new._trick, new._lead, new._tw
+            vega, x, ev = new._vega, new._x, new._ev
+            said = 0
+
     # -- transitions --------------------------------------------------------------------
 
     def _carry(self, new: TrionfettiState) -> None:
@@ -1234,10 +1354,16 @@ def _end_deal(state: TrionfettiState, reason: str, team: int, points: int) -> Tr
     # visible to the partner (or, opt-in, may be shown until the next deal's first card).
     if any(left):
         if game.automatic_sharing:
+            # :func:`_shared` for each seat, in one pass (every search line ends here)
+            shown = list(x[_X_SHOWN])
+            late = list(x[_X_LATE])
             for s in range(4):
-                if left[s]:
-                    ev = (ev, _K_SHARE, s, left[s], reason)
-                    x = _shared(x, s, left[s])
+                cards = left[s]
+                if cards:
+                    ev = (ev, _K_SHARE, s, cards, reason)
+                    shown[s] |= cards
+                    late[s] &= ~cards
+            x = (tuple(late), tuple(shown), *x[_X_PEEKED:])
         else:
             x = _with(x, _X_LATE, tuple(m & ~x[_X_SHOWN][s] for s, m in enumerate(left)))
     scores = list(d.scores)

@@ -208,3 +208,127 @@ def test_paired_worlds_are_common_to_every_card() -> None:
     assert bot.last_worlds == [0b111] * 10
     assert {len(r) for r in bot.last_paired.values()} == {10}
     assert bot.last_iterations == 30
+
+
+# -- the whole rollout on ints (fast_rollout) ---------------------------------------------
+
+FAST_CONFIGS: list[dict[str, Any]] = [
+    {},
+    {"history_visible": False, "messages": False},
+    {"initial_ranking": "bomba", "points_to_win_game": 3, "games_to_win_match": 1},
+    {"initial_ranking": "manco_e_cavalli", "points_to_win_game": 2},
+]
+
+
+def _mid_deal_lines(game: Any, matches: int, seed: int) -> list[Any]:
+    """Search lines at random points of matches (deals 1-4 of a smazzata, a vega pending
+    or accepted, late deals of a game, often the first trick of deal 4), played by
+    heuristics with now and then a random card or vega, some marked ``stop_at_deal_end``
+    and some not, and a sample of a seat's view (any seat's) at each."""
+    out = []
+    rng = random.Random(seed)
+    for m in range(matches):
+        bots = [T.TrionfettiHeuristic(game, derive_seed(seed, m, s)) for s in range(4)]
+        # every third match starts at deal 4 (the four cards left shown in trick 1)
+        setup = {"deal": 4} if m % 3 == 1 else None
+        state: Any = game.new_match(seed=derive_seed(seed, "match", m), setup=setup)
+        for _ in range(rng.randrange(10 if setup else 60)):
+            if state.match_over:
+                break
+            seat = state.to_act
+            moves = [a for a in state.legal_actions() if a <= T.REFUSE]
+            random_move = rng.random() < 0.15
+            state = state.apply(
+                rng.choice(moves) if random_move else bots[seat].choose_state(state)
+            )
+        if state.match_over or state.hand_over or state._m & 3 == T.RANK:
+            continue
+        stop = m % 3 != 0
+        out.append(state.stop_at_deal_end() if stop else state)
+        # a sample of any seat's view: its log holds only the hands shown to that seat
+        viewer = (state.to_act + m) % 4
+        sample = game.sampler(state.observation(viewer))(Rng(derive_seed(seed, "s", m)))
+        out.append(sample.stop_at_deal_end() if stop else sample)
+    return out
+
+
+def _move_by_move(state: Any, policies: list[Any]) -> Any:
+    """The search's own loop (ISMCTS ``_heuristic_rollout`` without the hook)."""
+    while not (state.hand_over or state.match_over):
+        state = state.apply_unchecked(policies[state.to_act].choose_state(state))
+    return state
+
+
+@pytest.mark.parametrize("options", FAST_CONFIGS, ids=lambda o: ",".join(o) or "default")
+def test_a_whole_rollout_on_ints_ends_where_the_moves_do(options: dict[str, Any]) -> None:
+    """``fast_rollout`` (the ISMCTS hook) reaches the very state, log and scores that the
+    policies' ``choose_state`` moves applied one by one reach, with the same tie draws
+    (each seat's Rng left in the same place), from real states and from samples, early
+    and late in a smazzata, with a vega called, pending or accepted, and lines that stop
+    at the deal's end or deal on."""
+    game = mazo.load_game("trionfetti", players=4, **options)
+    lines = _mid_deal_lines(game, 90, seed=41 + len(options))
+    assert len(lines) >= 60
+    pending = vegas = left = 0
+    for i, line in enumerate(lines):
+        pending += line._m & 3 == T.VEGA_PENDING
+        left += line._d.k == 4 and not line._x[T._X_LEFTOVER]
+        slow_bots = [T.TrionfettiHeuristic(game, derive_seed(i, s)) for s in range(4)]
+        fast_bots = [T.TrionfettiHeuristic(game, derive_seed(i, s)) for s in range(4)]
+        run = T.fast_rollout(fast_bots)
+        assert run is not None
+        want = _move_by_move(line, slow_bots)
+        got = run(line)
+        assert got is not None, f"line {i} not covered: {line!r}"
+        vegas += want._vega[0]
+        assert got.hand_over and (got.to_act is None) == (want.to_act is None)
+        assert got._m == want._m and got.to_act == want.to_act, f"line {i}"
+        assert got._key() == want._key(), f"line {i}"
+        assert got.events == want.events, f"line {i}: another log"
+        assert got.scores == want.scores and got.games == want.games
+        assert got.finished_deal_points() == want.finished_deal_points()
+        assert [b.rng.getstate() for b in fast_bots] == [b.rng.getstate() for b in slow_bots]
+        assert not line.hand_over  # the line itself is untouched
+    assert pending > 0 and vegas > 10 and left > 10
+
+
+def test_a_whole_rollout_on_ints_covers_only_plain_lines() -> None:
+    """Signing policies (or others) get no shortcut; options under which the heuristic
+    shows, peeks or asks for the bottom card, and states out of card play, are left to
+    the search's move-by-move loop (None); the engine refuses a line out of card play."""
+    game = mazo.load_game("trionfetti", players=4)
+    assert T.fast_rollout([T.TrionfettiHeuristic(game, s, signals=True) for s in range(4)]) is None
+    assert T.fast_rollout([mazo.make_bot("random", game, seed=s) for s in range(4)]) is None
+    run = T.fast_rollout([T.TrionfettiHeuristic(game, s) for s in range(4)])
+    assert run is not None
+    ranking: Any = game.new_match(seed=1)
+    assert ranking.phase == "ranking" and run(ranking) is None
+    with pytest.raises(RulesError, match="play phase"):
+        ranking.play_to_deal_end(lambda *facts: 0)
+    for options in CONFIGS[1:3]:
+        game = mazo.load_game("trionfetti", players=4, **options)
+        run = T.fast_rollout([T.TrionfettiHeuristic(game, s) for s in range(4)])
+        assert run is not None
+        assert run(game.new_match(seed=1).apply("keep")) is None
+
+
+def test_the_search_reads_the_same_rewards_with_and_without_the_shortcut(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The preset's paired search on the same positions and seeds: every move's reward
+    in every world is the same whether its rollouts run on ints or move by move."""
+    game = mazo.load_game("trionfetti", players=4)
+    lines = [line for line in _mid_deal_lines(game, 24, seed=5)[::2] if line._m & 3 == 0]
+
+    def search() -> list[Any]:
+        out = []
+        for i, line in enumerate(lines):
+            bot = mazo.make_bot("hard", game, seed=i, iterations=24)
+            out.append((bot.choose(line.observation(line.to_act)), bot.last_paired))
+        return out
+
+    fast = search()
+    monkeypatch.setattr(T, "fast_rollout", lambda policies: None)
+    slow = search()
+    assert fast == slow
+    assert sum(len(rewards) for _, paired in fast for rewards in paired.values()) > 100

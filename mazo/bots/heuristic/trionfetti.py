@@ -123,12 +123,16 @@ from mazo.games.trionfetti import (
     _K_SHARE,
     _K_SMAZ,
     _K_VEGA,
+    _V_TEAM,
+    _V_USED,
     _V_VALUE,
     _X_BOTTOM,
+    _X_LEFTOVER,
     ACCEPT,
     ANNOUNCE_BASE,
     KEEP,
     PEEK,
+    PLAY,
     PRESETS,
     RANK,
     RANK_BASE,
@@ -137,7 +141,10 @@ from mazo.games.trionfetti import (
     SHOW_BOTTOM,
     SIGNAL_BASE,
     VEGA,
+    VEGA_PENDING,
+    TrionfettiGame,
     TrionfettiState,
+    _leftover,
     known_places,
 )
 
@@ -350,6 +357,78 @@ def _earlier(deal: tuple[Any, ...], history: bool) -> tuple[int, ...]:
     return out
 
 
+def _seat_facts(state: TrionfettiState, seat: int, read_signals: bool) -> tuple[int, int, bool]:
+    """What ``seat``'s observation shows of the smazzata beside the hands and the trick,
+    read from the log nodes it sees: the cards seen in no hand (played, set aside, the
+    bottom card, the four left), the cards shown as its partner's (after this deal's
+    vega, or named by the partner's signs when ``read_signals``), and whether it signed
+    this deal."""
+    partner = (seat + 2) % 4
+    seen = shown = later = 0
+    signed = False
+    node = state._ev
+    while node[1] != _K_DEAL:  # this deal's nodes, newest first
+        kind = node[1]
+        if kind == _K_PLAY:
+            seen |= 1 << node[3]
+        elif kind == _K_SHARE:
+            if node[2] == partner:
+                later |= node[3]  # after the vega (if one comes older) or set aside
+        elif kind == _K_VEGA:
+            shown |= later
+            later = 0
+        elif kind == _K_MSG:
+            action = node[3]
+            if action < ANNOUNCE_BASE:  # a sign to the partner
+                if node[2] == seat:
+                    signed = True
+                elif node[2] == partner and read_signals and action < SIGNAL_BASE + 52:
+                    shown |= 1 << (action - SIGNAL_BASE)
+        elif kind == _K_PEEK:
+            if node[2] == seat:
+                seen |= node[3]
+        elif kind == _K_LEFT:
+            seen |= node[2]
+        node = node[0]
+    game = state._g
+    seen |= later | _earlier(node, game.options["history_visible"])[seat]
+    if state._x[_X_BOTTOM] or game.options["bottom_card_shown"] == "always":
+        seen |= 1 << state._d.pack[-1]
+    return seen, shown, signed
+
+
+def _line_facts(state: TrionfettiState) -> list[tuple[int, int]]:
+    """``_seat_facts(state, seat, False)``'s seen and shown cards for every seat, in one
+    walk of the log (a search line's first state: :func:`fast_rollout`)."""
+    public = 0  # played this deal, and the four cards left once shown
+    later = [0, 0, 0, 0]  # per seat, the cards it showed, newer than any vega met yet
+    shown = [0, 0, 0, 0]  # ... and those it showed after this deal's vega
+    peeks = [0, 0, 0, 0]
+    node = state._ev
+    while node[1] != _K_DEAL:  # this deal's nodes, newest first
+        kind = node[1]
+        if kind == _K_PLAY:
+            public |= 1 << node[3]
+        elif kind == _K_SHARE:
+            later[node[2]] |= node[3]
+        elif kind == _K_VEGA:
+            shown = [a | b for a, b in zip(shown, later, strict=True)]
+            later = [0, 0, 0, 0]
+        elif kind == _K_PEEK:
+            peeks[node[2]] |= node[3]
+        elif kind == _K_LEFT:
+            public |= node[2]
+        node = node[0]
+    game = state._g
+    earlier = _earlier(node, game.options["history_visible"])
+    if state._x[_X_BOTTOM] or game.options["bottom_card_shown"] == "always":
+        public |= 1 << state._d.pack[-1]
+    return [
+        (public | later[p] | peeks[s] | earlier[s], shown[p])
+        for s, p in enumerate((2, 3, 0, 1))  # each seat and its partner
+    ]
+
+
 class _View(TrickView):
     """What the bot knows at one decision, cards as ids (``trick`` and ``hand`` too).
 
@@ -415,40 +494,41 @@ class _View(TrickView):
         the hands' masks, the trick, and the smazzata's log nodes that seat sees."""
         view = cls.blank()
         mine = view.read_state(state, seat, codes=False)
-        partner = (seat + 2) % 4
-        seen = shown = later = 0
-        signed = False
-        node = state._ev
-        while node[1] != _K_DEAL:  # this deal's nodes, newest first
-            kind = node[1]
-            if kind == _K_PLAY:
-                seen |= 1 << node[3]
-            elif kind == _K_SHARE:
-                if node[2] == partner:
-                    later |= node[3]  # after the vega (if one comes older) or set aside
-            elif kind == _K_VEGA:
-                shown |= later
-                later = 0
-            elif kind == _K_MSG:
-                action = node[3]
-                if action < ANNOUNCE_BASE:  # a sign to the partner
-                    if node[2] == seat:
-                        signed = True
-                    elif node[2] == partner and read_signals and action < SIGNAL_BASE + 52:
-                        shown |= 1 << (action - SIGNAL_BASE)
-            elif kind == _K_PEEK:
-                if node[2] == seat:
-                    seen |= node[3]
-            elif kind == _K_LEFT:
-                seen |= node[2]
-            node = node[0]
-        game = state._g
-        seen |= later | _earlier(node, game.options["history_visible"])[seat]
-        d = state._d
-        if state._x[_X_BOTTOM] or game.options["bottom_card_shown"] == "always":
-            seen |= 1 << d.pack[-1]
+        seen, shown, signed = _seat_facts(state, seat, read_signals)
         view.signed = signed and read_signals
-        view._know(_ranking(d.strength), mine, seen, shown)
+        view._know(_ranking(state._d.strength), mine, seen, shown)
+        return view
+
+    @classmethod
+    def of_line(
+        cls,
+        rk: _Ranking,
+        seat: int,
+        h: int,
+        trick: tuple[int, ...],
+        lead: int,
+        tw: int,
+        seen: int,
+        shown: int,
+    ) -> _View:
+        """The view of ``seat`` on a line played on ints (:func:`fast_rollout`): the same
+        facts as :meth:`of_state` on the state with these slots (``_h``, ``_trick``,
+        ``_lead``, ``_tw``), ``seen`` and ``shown`` as :func:`_seat_facts` reads them
+        there; no signs read."""
+        view = object.__new__(cls)  # TrickView.blank, without the call
+        view.seat = seat
+        view.team = team = seat & 1
+        view.trick = [((lead + i) % 4, c) for i, c in enumerate(trick)] if trick else []
+        view.won, view.lost = (tw >> 4, tw & 15) if team else (tw & 15, tw >> 4)
+        view.to_play = (lead + len(trick)) % 4
+        view.hand_sizes = [
+            (h & _FULL).bit_count(),
+            (h >> 52 & _FULL).bit_count(),
+            (h >> 104 & _FULL).bit_count(),
+            (h >> 156).bit_count(),
+        ]
+        view.signed = False
+        view._know(rk, h >> seat * 52 & _FULL, seen, shown)
         return view
 
     def _know(self, rk: _Ranking, mine: int, seen: int, shown: int) -> None:
@@ -456,6 +536,7 @@ class _View(TrickView):
         seat = self.seat
         self.rk = rk
         self.strength = rk.strength
+        self._top = rk.top
         self.partner = partner = (seat + 2) % 4
         for _, card in self.trick:
             seen |= 1 << card
@@ -466,23 +547,28 @@ class _View(TrickView):
         sizes = self.hand_sizes
         if known.bit_count() > sizes[partner]:
             known = 0  # an inconsistent picture (shown cards mixed up): trust none
-        self.partner_known = _ids(known)
+        self.partner_known = _ids(known) if known else []  # known: after a vega only
         self.partner_known.sort(key=key)
         unseen = _FULL & ~(seen | mine | known)
         self.n_unseen = unseen.bit_count()
         hidden = list(sizes)
         hidden[seat] = 0
-        hidden[partner] = max(0, sizes[partner] - known.bit_count())
+        left = sizes[partner] - known.bit_count()
+        hidden[partner] = left if left > 0 else 0  # max(0, left) without the call
         self.hidden = hidden
         self._hidden = tuple(hidden)
         self.partner_open = hidden[partner] == 0 and sizes[partner] > 0
         self.unseen_at = [(unseen & m).bit_count() for m in rk.masks]
         levels = [0, 0, 0, 0]  # per seat, a bit per strength it surely holds
         strength = rk.strength
-        for card in self.hand:
-            levels[seat] |= 1 << strength[card]
+        at = 0
+        for card in hand:
+            at |= 1 << strength[card]
+        levels[seat] = at
+        at = 0
         for card in self.partner_known:
-            levels[partner] |= 1 << strength[card]
+            at |= 1 << strength[card]
+        levels[partner] = at
         self._levels = levels
         trick = self.trick
         self.seats = _SEATS[trick[0][0] if trick else self.to_play][len(trick)]
@@ -546,7 +632,7 @@ class _View(TrickView):
         stronger level among ``after`` (levels strongest first, seats in order) is the
         team's, and the chance that nobody holds one.  Kept per ``after`` from the top
         level down, so that every level is priced once a decision."""
-        need = self.rk.top - top  # levels above ``top``
+        need = self._top - top  # levels above ``top``
         run = self._runs.get(after)
         if run is None:
             run = self._runs[after] = [(0.0, 1.0)]
@@ -560,7 +646,15 @@ class _View(TrickView):
         at = self.unseen_at
         append = run.append
         result, none_above = run[-1]
-        for level in range(self.rk.top - len(run) + 1, top, -1):
+        if not known:  # the usual case: the loop below with its first branch never taken
+            for level in range(self._top - len(run) + 1, top, -1):
+                if none_above > 0.0:
+                    free, ours = steps[at[level]]
+                    result += none_above * ours
+                    none_above *= free
+                append((result, none_above))
+            return run[need]
+        for level in range(self._top - len(run) + 1, top, -1):
             if none_above > 0.0:  # else nobody is left to beat: nothing changes
                 if known >> level & 1:
                     free, ours = 1.0, 0.0
@@ -591,8 +685,11 @@ class _View(TrickView):
         partner's hand is open), once a card."""
         key = owner << 6 | card
         q = self._qs.get(key)
-        if q is None:
-            q = self._qs[key] = self.q(owner, card, self.partner_open)
+        if q is None:  # self.q(owner, card, self.partner_open), without the call
+            team = self.team
+            after = _AFTER_SOLO[owner][team] if self.partner_open else _AFTER[owner]
+            result, none_above = self._race(self.strength[card], after)
+            q = self._qs[key] = result + none_above * (1.0 if owner % 2 == team else 0.0)
         return q
 
     def chances(self, mine: Sequence[int], partners: Sequence[int]) -> list[float]:
@@ -636,12 +733,23 @@ class _View(TrickView):
         after = self._after
         result, none_above = self._race(strength[best], after)
         p = result + none_above * (1.0 if holder % 2 == self.team else 0.0)
-        mine = [c for c in self.hand if c != card]
-        partners = self.partner_known
-        if self.partner in after and self.partner_open:
-            spent = self._spend(partners, holder, best)
-            partners = [c for c in partners if c != spent]
-        out = trick_value(p, self.won, self.lost, self.chances(mine, partners)), p
+        if self.partner_open:
+            mine = [c for c in self.hand if c != card]
+            partners = self.partner_known
+            if self.partner in after:
+                spent = self._spend(partners, holder, best)
+                partners = [c for c in partners if c != spent]
+            rest = self.chances(mine, partners)
+        else:  # self.chances(mine, ...), calling _lead only for a card not priced yet
+            lead, seat = self._lead, self.seat
+            priced = self._qs.get
+            base = seat << 6  # _lead's key
+            rest = []
+            for c in self.hand:
+                if c != card:
+                    q = priced(base | c)
+                    rest.append(lead(seat, c) if q is None else q)
+        out = trick_value(p, self.won, self.lost, rest), p
         self._values[card] = out
         return out
 
@@ -651,7 +759,7 @@ class _View(TrickView):
             return deal_odds(self.won, self.lost, [])
         seats = self.seats
         if seats and seats[0] == self.seat:
-            return max(self.value(c)[0] for c in self.hand)
+            return max([self.value(c)[0] for c in self.hand])  # a list: no generator
         mine = list(self.hand)
         partners = self.partner_known
         if not self.trick:  # an opponent leads: a trick like the later ones
@@ -670,6 +778,8 @@ class _View(TrickView):
         """The best cards to play now (more than one only within one level)."""
         scored = {c: self.value(c) for c in cards}
         _, near = near_best(scored, cards, TIE, decisive=self.won == 1 or self.lost == 1)
+        if len(near) == 1:
+            return near  # the usual case: nothing to narrow
         low = min(self.strength[c] for c in near)
         return [c for c in near if self.strength[c] == low]
 
@@ -750,6 +860,29 @@ class _StateTurn(_Turn):
     def vega_value(self) -> int:
         value: int = self.state._vega[_V_VALUE]
         return value
+
+
+class _LineTurn(_Turn):
+    """The same facts on a line played on ints (:func:`fast_rollout`): its view made,
+    the scores before the deal, the points of a game and a pending vega's value."""
+
+    def __init__(self, view: _View, scores: tuple[int, ...], target: int, value: int) -> None:
+        self._view = view
+        self._scores = scores
+        self._target = target
+        self._value = value
+
+    def view(self, read_signals: bool) -> _View:
+        return self._view
+
+    def scores(self) -> list[int]:
+        return list(self._scores)
+
+    def target(self) -> int:
+        return self._target
+
+    def vega_value(self) -> int:
+        return self._value
 
 
 class TrionfettiHeuristic(PartnershipHeuristic[_View]):
@@ -909,6 +1042,95 @@ class TrionfettiHeuristic(PartnershipHeuristic[_View]):
 # -- hooks read through the registry (mazo.bots.heuristic) ----------------------------
 
 Heuristic = TrionfettiHeuristic
+
+
+def _plain_options(game: TrionfettiGame) -> bool:
+    """Whether the heuristic's only moves in a deal are its cards, the vega and its
+    answer: the bottom card always shown, hands shared automatically, the dealer's peek
+    at deal 4 automatic (else ``show_bottom``, ``show`` or ``peek`` come first)."""
+    options = game.options
+    return bool(
+        game.automatic_sharing
+        and options["bottom_card_shown"] == "always"
+        and options["dealer_peek_deal4"] == "automatic"
+    )
+
+
+def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
+    """A search's whole rollout on ints (the ISMCTS hook): given each seat's rollout
+    policy, a function from a search line's state to the state at its deal's end, played
+    by those policies with their own tie draws, the same end as their ``choose_state``
+    moves applied one by one (tested), without the states between card plays
+    (:meth:`TrionfettiState.play_to_deal_end`).  None where the policies are not all
+    plain Trionfetti heuristics (no signs); the function returns None for a line it does
+    not cover (other options than :func:`_plain_options`, a phase other than card play
+    or a pending vega), which the search then plays move by move.
+
+    Each seat's view is :meth:`_View.of_state`'s: what the line's first state shows that
+    seat (:func:`_seat_facts`, read once), plus what the line adds: the cards played
+    since, the four cards left once shown (deal 4), and the partner's hand once the
+    seat's team has shown its hands for a vega called or accepted in the line (the
+    partner's current hand: what was shown less what was played since, as
+    :meth:`_View._know` counts it)."""
+    if len(policies) != 4 or any(type(p) is not TrionfettiHeuristic or p.signals for p in policies):
+        return None
+
+    def run(state: State) -> State | None:
+        if not isinstance(state, TrionfettiState):
+            return None
+        if state._m not in (PLAY, VEGA_PENDING) or state.to_act is None:
+            return None
+        game = state._g
+        if not _plain_options(game):
+            return None
+        d = state._d
+        rk = _ranking(d.strength)
+        facts = _line_facts(state)
+        first = state._h
+        leftover = _leftover(d)
+        scores, target = d.scores, game.target
+        called = not state._vega[_V_USED]  # a vega called in the line, if any
+        answered = called or state._m == VEGA_PENDING  # ... or answered in it
+
+        def pick(
+            seat: int,
+            m: int,
+            h: int,
+            trick: tuple[int, ...],
+            lead: int,
+            tw: int,
+            vega: Any,
+            x: Any,
+        ) -> int:
+            mine = h >> seat * 52 & _FULL
+            if m == PLAY and vega[_V_USED] and mine and not mine & (mine - 1):
+                # one card and no vega to call: _play's choice (no tie to draw), unpriced
+                return mine.bit_length() - 1
+            gone = first ^ h  # the cards played since the line's first state
+            seen, shown = facts[seat]
+            seen |= (gone | gone >> 52 | gone >> 104 | gone >> 156) & _FULL
+            if x[_X_LEFTOVER]:
+                seen |= leftover
+            if vega[_V_USED] and (called if seat & 1 != vega[_V_TEAM] else m == PLAY and answered):
+                # shown for a vega of the line: the answering team's hands at the call,
+                # the callers' once it is accepted (a sample's log holds only the shares
+                # its seat saw: those before the line are read from it)
+                shown |= h >> (seat + 2) % 4 * 52 & _FULL
+            view = _View.of_line(rk, seat, h, trick, lead, tw, seen, shown)
+            policy: TrionfettiHeuristic = policies[seat]
+            if m == VEGA_PENDING:
+                return policy._answer(_LineTurn(view, scores, target, vega[_V_VALUE]))
+            if not vega[_V_USED] and policy._call(view, _LineTurn(view, scores, target, 0)):
+                return VEGA
+            cards = view.hand
+            if len(cards) == 1:
+                return cards[0]  # _play's choice: no tie to draw
+            card: int = policy._play(view, cards)
+            return card
+
+        return state.play_to_deal_end(pick)
+
+    return run
 
 
 def search_reward(
