@@ -837,8 +837,8 @@ class EnviteState(PartnershipState):
         phase = self._m & PHASE_MASK
         if phase not in (PLAY, BET) or self._m & HAND_OVER or self._g.penalize:
             raise RulesError("play_to_deal_end plays card play and bets, outside penalize mode")
-        line = self._copy()
-        line._legal = None
+        line = self._derive()  # every slot but the messages, and the legal cache emptied
+        line._said = self._said
         game = self._g
         n = game.players
         leaky = game.options["signals"] == "team_leaky"

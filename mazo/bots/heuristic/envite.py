@@ -1467,7 +1467,7 @@ def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
                 seen = ev
             seat = line.to_act
             assert seat is not None
-            legal = line._legal = line._compute_legal(seat)
+            legal = line._compute_legal(seat)
             policy: EnviteHeuristic = policies[seat]
             return policy._choose_facts(line, seat, legal, facts)
 
