@@ -92,6 +92,8 @@ from mazo.core.tricks import K_TRICK
 from mazo.games.envite import (
     _K_MSG,
     _K_PLAY,
+    _MSG_MASK,
+    _NMSG,
     ACCEPT,
     BET_VALUES,
     CONSULT_BASE,
@@ -1224,16 +1226,17 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
             raise RulesError(
                 f"seat {seat!r} has no legal action in this observation (to_act is {seat!r})"
             )
-        return self._choose_facts(state, seat, legal, None)
+        return self._choose_facts(state, seat, set(legal), None)
 
     def _choose_facts(
-        self, state: EnviteState, seat: int, legal: list[int], facts: _Facts | None
+        self, state: EnviteState, seat: int, allowed: set[int], facts: _Facts | None
     ) -> int:
-        """:meth:`choose_state`'s decision for ``seat``, the seat to act, with ``legal``
-        its legal actions (not empty) and ``facts`` the state's :func:`_deal_facts`
-        (None: read here when needed; :func:`fast_rollout` carries them move to move)."""
+        """:meth:`choose_state`'s decision for ``seat``, the seat to act, with ``allowed``
+        its legal actions (a set, not empty; consultations, which the heuristic never
+        makes, may be left out) and ``facts`` the state's :func:`_deal_facts` (None: read
+        here when needed; :func:`fast_rollout` carries them move to move).  ``allowed``
+        is the caller's, changed here."""
         game = state._g
-        allowed = set(legal)
         if self.signals and TUMBO_PLAY not in allowed:
             # With no tumbo call to make, the sign comes first in _act (_sign): made here
             # from the deal's facts, without a view, whether or not a bet may be made.
@@ -1258,7 +1261,7 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
         view = _View.of_state(state, seat, self.signals, facts)
         if state._g.penalize:  # the offences (renuncios) are legal but never taken
             d = state._d
-            allowed -= {c for c in legal if c < 40} - set(view.playable())
+            allowed -= {c for c in allowed if c < 40} - set(view.playable())
             if d.tumbo[0] or d.tumbo[1]:
                 allowed.discard(ENVIO)
         pick = self._act(view, allowed)
@@ -1421,6 +1424,26 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
 Heuristic = EnviteHeuristic
 
 
+def _allowed(line: EnviteState, seat: int, signs: tuple[int, ...]) -> set[int]:
+    """The actions the heuristic may take on a line of :func:`fast_rollout` (card play or
+    a pending proposal, not penalize mode), ``seat`` to act: ``line._compute_legal(seat)``
+    without the consultations (the heuristic never makes one), built as a set at once
+    (``signs``: the signs the rules allow)."""
+    said = line._said >> seat * _NMSG & _MSG_MASK
+    allowed = {m for m in signs if not said >> (m - SIGNAL_BASE) & 1} if said else set(signs)
+    if line._m & PHASE_MASK == _PLAY:
+        cards = line._follow(line._h >> seat * 40 & _FULL)
+        while cards:
+            low = cards & -cards
+            allowed.add(low.bit_length() - 1)
+            cards ^= low
+        if line._may_envio(seat):
+            allowed.add(ENVIO)
+    elif line._may_answer(seat):
+        allowed.update((ACCEPT, FOLD, RAISE) if line._bet[2] < 4 else (ACCEPT, FOLD))
+    return allowed
+
+
 def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
     """A search's whole rollout with no state built a card or a sign (the ISMCTS hook):
     given each seat's rollout policy, a function from a search line's state to the state
@@ -1452,6 +1475,7 @@ def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
         t = _table(n, d.vira, g.plain_rule)
         facts = _deal_facts(state._ev, d, n, t)
         seen = state._ev  # the log's node that ``facts`` describe
+        signs = g._msgs_tumbo  # the signs the rules allow (in play too)
 
         def pick(line: EnviteState) -> int:
             nonlocal facts, seen
@@ -1467,9 +1491,8 @@ def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
                 seen = ev
             seat = line.to_act
             assert seat is not None
-            legal = line._compute_legal(seat)
             policy: EnviteHeuristic = policies[seat]
-            return policy._choose_facts(line, seat, legal, facts)
+            return policy._choose_facts(line, seat, _allowed(line, seat, signs), facts)
 
         return state.play_to_deal_end(pick)
 
