@@ -65,6 +65,9 @@ and masks (:class:`_View`) and decide on it (``_act``), so they choose alike and
 tie-breaker alike.  Pure Python: on the shared 2-core machine of session 9 (CPU time,
 medians), about 0.1-0.15 ms a decision from the state with 4-12 players, against
 0.6-1.5 ms for building the observation and deciding on it before (0.2-0.3 ms now).
+A search's rollouts go further (:func:`fast_rollout`): the whole line to the deal's end on
+one state the engine changes in place, each seat deciding as ``choose_state`` does from the
+deal's facts carried from move to move.
 """
 
 from __future__ import annotations
@@ -1453,8 +1456,8 @@ def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
     deal's facts carried from move to move (:func:`_fold` of the log's new nodes) rather
     than read back from the log (:func:`_deal_facts`).  None where the policies are not
     all Envite heuristics; the function returns None for a line it does not cover (a
-    tumbo decision, penalize mode, other rules than the policies'), which the search then
-    plays move by move."""
+    tumbo decision, a deal's first state still flagged with the last one's end, penalize
+    mode, other rules than the policies'), which the search then plays move by move."""
     if not policies or any(type(p) is not EnviteHeuristic for p in policies):
         return None
     game = policies[0].game
