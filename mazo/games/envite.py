@@ -824,6 +824,66 @@ class EnviteState(PartnershipState):
             return new
         return self._apply_other(action, seat)
 
+    def play_to_deal_end(self, pick: Callable[[EnviteState], int]) -> EnviteState:
+        """The line's state at this deal's end when every move from here is ``pick(line)``
+        (``line``: one private state changed in place move by move, its seat to act in
+        ``to_act``, its legal cache ``_legal`` emptied after each move): the same final
+        state and log as :meth:`apply` move by move (tested), without building a state
+        for each card or sign.  For a search's rollouts, from card play or a pending
+        proposal (no tumbo decision, not ``penalize``: no renuncio to make); ``pick`` must
+        return a legal action of the seat to act (not checked: it is the search's own
+        policy, and anything else would corrupt the line).  Bets go through
+        :meth:`_bet_call` (they are few), which gives a new line."""
+        phase = self._m & PHASE_MASK
+        if phase not in (PLAY, BET) or self._m & HAND_OVER or self._g.penalize:
+            raise RulesError("play_to_deal_end plays card play and bets, outside penalize mode")
+        line = self._derive()  # every slot but the messages, and the legal cache emptied
+        line._said = self._said
+        game = self._g
+        n = game.players
+        leaky = game.options["signals"] == "team_leaky"
+        while True:
+            seat = line.to_act
+            assert seat is not None
+            a = pick(line)
+            line._legal = None
+            if a < NUM_CARDS:  # _play_card's legal card, in place
+                card = a
+                line._h ^= 1 << (seat * 40 + card)
+                trick = line._trick + (card,)  # noqa: RUF005 (cheaper than unpacking)
+                line._said = 0
+                line._m = PLAY
+                ev = (line._ev, _K_PLAY, seat, card)
+                if len(trick) < n:
+                    line._trick = trick
+                    line.to_act = seat + 1 if seat + 1 < n else 0
+                    line._ev = ev
+                    continue
+                d = line._d
+                keys = d.keys[d.eff[trick[0]]]
+                best, top = 0, keys[trick[0]]
+                for i in range(1, n):
+                    k = keys[trick[i]]
+                    if k > top:
+                        best, top = i, k
+                # (_close_trick reads the leader before it changes it: ``line`` is both.)
+                team = line._close_trick(line, ev, trick, best, line._tw)
+                if team >= 0:
+                    level = line._bet[0]
+                    if d.tumbo[0] or d.tumbo[1]:
+                        return _end_deal(line, "tricks", team, TUMBO_VALUE)
+                    points = _CHICO if level == 4 else BET_VALUES[level]
+                    return _end_deal(line, "tricks", team, points)
+            elif a >= SIGNAL_BASE:  # _message, in place
+                line._said |= 1 << (seat * _NMSG + a - SIGNAL_BASE)
+                line._m &= ~HAND_OVER
+                audience = None if a < CONSULT_BASE and leaky else game.teams[seat % 2]
+                line._ev = (line._ev, _K_MSG, seat, a, audience)
+            else:  # a bet call: a new line (a fold ends the deal)
+                line = line._bet_call(seat, a)
+                if line._m & HAND_OVER:
+                    return line
+
     # -- transitions -----------------------------------------------------------------
 
     def _carry(self, new: EnviteState) -> None:

@@ -242,3 +242,156 @@ def test_paired_search_plays_every_move_in_every_world() -> None:
         if checked >= 5:
             break
     assert checked
+
+
+# -- the whole rollout on one line (fast_rollout, play_to_deal_end) --------------------------
+
+ROLLOUT_CONFIGS: list[tuple[int, dict[str, Any], dict[str, Any] | None]] = [
+    (4, {}, None),
+    (6, {}, None),
+    (8, {}, None),
+    (4, {}, {"scores": [11, 7]}),  # tumbo deals (decided before the line starts)
+    (4, {}, {"scores": [9, 10]}),  # near the chico: folds and raises end it
+    (6, {"signals": "team_leaky", "raise_right": "any_team"}, None),
+    (8, {"follow_rule": "trump_leads_only", "bet_responder": "captain"}, None),
+    (4, {"envio_timing": "own_turn_only", "capping": "hard_cap_11"}, None),
+    (4, {"signals": "off", "reveal_at_deal_end": True, "chicos_to_win": 1}, None),
+]
+
+
+def _lines(game: Any, setup: Any, count: int, seed: int) -> list[Any]:
+    """Search lines at random points of deals played by signing heuristics (with random
+    bets and answers now and then, so that some lines start with a proposal pending),
+    marked ``stop_at_deal_end`` or not, and a sample of the seat's view at each."""
+    from mazo.bots.heuristic.envite import EnviteHeuristic
+    from mazo.core.rng import derive_seed
+
+    pick = random.Random(seed)
+    out: list[Any] = []
+    m = 0
+    while len(out) < count:
+        m += 1
+        bots = [
+            EnviteHeuristic(game, derive_seed(seed, m, s), signals=True)
+            for s in range(game.players)
+        ]
+        state = game.new_match(seed=derive_seed(seed, "match", m), setup=setup)
+        for _ in range(pick.randrange(3 * game.players + 4)):
+            if state.match_over or state.to_act is None:
+                break
+            seat = state.to_act
+            moves = state.legal_actions(seat)
+            bets = [a for a in moves if 40 <= a < 46]
+            if bets and pick.random() < 0.15:
+                action = pick.choice(bets)
+            else:
+                action = bots[seat].choose(state.observation(seat))
+            state = state.apply(action, seat=seat)
+        if state.hand_over or state.to_act is None or state.phase == "tumbo_decision":
+            continue  # (a search plays no rollout from a deal's first state)
+        line = state.stop_at_deal_end() if pick.random() < 0.8 else state
+        out.append(line)
+        obs = state.observation(state.to_act)
+        sample = game.sampler(obs)(Rng(derive_seed(seed, "sample", m)))
+        out.append(sample.stop_at_deal_end())
+    return out
+
+
+def _policies(game: Any, seed: int) -> list[Any]:
+    """One heuristic a seat, as a search seats them: the searching side's sign."""
+    from mazo.bots.heuristic.envite import EnviteHeuristic
+    from mazo.core.rng import derive_seed
+
+    return [
+        EnviteHeuristic(game, derive_seed(seed, s), signals=s % 2 == seed % 2)
+        for s in range(game.players)
+    ]
+
+
+def _move_by_move(state: Any, policies: list[Any]) -> Any:
+    """The search's own loop (ISMCTS ``_heuristic_rollout`` without the hook)."""
+    while not (state.hand_over or state.match_over):
+        state = state.apply_unchecked(policies[state.to_act].choose_state(state))
+    return state
+
+
+@pytest.mark.parametrize(("players", "options", "setup"), ROLLOUT_CONFIGS)
+def test_a_whole_rollout_on_one_line_ends_where_the_moves_do(
+    players: int, options: dict[str, Any], setup: Any
+) -> None:
+    """``fast_rollout`` (the ISMCTS hook) reaches the very state, log, scores and record
+    that the policies' ``choose_state`` moves applied one by one reach, with the same tie
+    draws (each seat's Rng left in the same place), from real states and samples, in card
+    play and with a proposal pending, early and late in the deal."""
+    from mazo.bots.heuristic.envite import fast_rollout
+
+    game = mazo.load_game("envite", players=players, **options)
+    lines = _lines(game, setup, 60, seed=41 + players)
+    pending = 0
+    for i, line in enumerate(lines):
+        slow_bots, fast_bots = _policies(game, i), _policies(game, i)
+        run = fast_rollout(fast_bots)
+        assert run is not None
+        key = line._key()
+        want = _move_by_move(line, slow_bots)
+        got = run(line)
+        assert got is not None, f"line {i} not covered: {line!r}"
+        assert got.hand_over and got._key() == want._key(), f"line {i}"
+        if line._g.stops_at_deal_end:  # (a line that deals on logs a new deal's facts)
+            assert got._ev == want._ev, f"line {i}: another log"
+        assert got.events == want.events and got.record() == want.record()
+        assert (got.scores, got.games, got.to_act) == (want.scores, want.games, want.to_act)
+        assert got.legal_actions() == want.legal_actions()
+        for a, b in zip(fast_bots, slow_bots, strict=True):
+            assert a.rng.getstate() == b.rng.getstate()
+        assert line._key() == key  # the line itself is untouched
+        pending += line.phase == "bet_pending"
+    assert pending > 0 or 11 in (setup or {}).get("scores", ())  # no bet at tumbo
+
+
+def test_a_whole_rollout_on_one_line_covers_only_what_it_knows() -> None:
+    """Other policies than Envite heuristics get no shortcut; a tumbo decision, penalize
+    mode and other rules than the policies' are left to the search's move-by-move loop
+    (None); the engine refuses to play out what it does not cover."""
+    from mazo.bots.heuristic.envite import EnviteHeuristic, fast_rollout
+
+    game = mazo.load_game("envite", players=4)
+    assert fast_rollout([mazo.make_bot("random", game, seed=s) for s in range(4)]) is None
+    run = fast_rollout(_policies(game, 1))
+    assert run is not None
+    tumbo = game.new_match(seed=3, setup={"scores": [11, 4]})
+    assert tumbo.phase == "tumbo_decision" and run(tumbo.stop_at_deal_end()) is None
+    other = mazo.load_game("envite", players=4, follow_rule="trump_leads_only")
+    assert run(other.new_match(seed=3).stop_at_deal_end()) is None
+    penal = mazo.load_game("envite", players=4, renuncio_mode="penalize")
+    run = fast_rollout([EnviteHeuristic(penal, s) for s in range(4)])
+    assert run is not None
+    state = penal.new_match(seed=3)
+    assert run(state.stop_at_deal_end()) is None
+    with pytest.raises(RulesError, match="outside penalize mode"):
+        state.play_to_deal_end(lambda line: 0)
+
+
+@pytest.mark.parametrize("players", [4, 8])
+def test_the_search_reads_the_same_rewards_with_and_without_the_shortcut(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The preset's paired search on the same positions and seeds: every move's reward
+    in every world is the same whether its rollouts run on one line or move by move."""
+    import mazo.bots.heuristic.envite as heuristic
+
+    game = mazo.load_game("envite", players=players)
+    lines = _lines(game, None, 30, seed=70 + players)[::2]
+
+    def search() -> list[Any]:
+        out = []
+        for i, line in enumerate(lines):
+            bot = mazo.make_bot("hard", game, seed=i, iterations=24)
+            out.append((bot.choose(line.observation(line.to_act)), bot.last_paired))
+        return out
+
+    fast = search()
+    monkeypatch.setattr(heuristic, "fast_rollout", lambda policies: None)
+    slow = search()
+    assert fast == slow
+    assert sum(len(rewards) for _, paired in fast for rewards in paired.values()) > 100
