@@ -125,11 +125,16 @@ def test_a_two_player_samples_moves_are_the_observations(options: dict[str, Any]
 
 
 @pytest.mark.parametrize("options", [{}, {"prime_method": "sevens_only"}])
-def test_a_searchs_rollout_moves_are_the_observations(options: dict[str, Any]) -> None:
+def test_a_searchs_rollout_moves_are_the_observations(
+    options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Inside ``hard`` searches (paired worlds: the rollouts meet the same decisions
     again, so the memo of decisions answers many): every rollout move of each seat's
     heuristic is what ``choose`` makes of the observation (the exact ending's where it
-    applies, through the legal ids), with the same draws from that seat's Rng."""
+    applies, through the legal ids), with the same draws from that seat's Rng.  The
+    rollouts are played move by move here (no ``fast_rollout``, whose whole rollouts
+    test_search_escoba.py checks against these moves)."""
+    monkeypatch.setattr(fast, "fast_rollout", lambda policies: None)
     game = mazo.load_game("escoba", players=2, **options)
     twin = EscobaHeuristic(game, 0)
     fast._DECISIONS.clear()

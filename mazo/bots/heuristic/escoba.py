@@ -85,6 +85,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from functools import partial
 from math import comb
 from typing import Any
 
@@ -708,20 +709,8 @@ _TABLE_MASKS: dict[tuple[int, ...], int] = {}
 
 def _heads_up_move(bot: EscobaHeuristic, state: EscobaState, seat: int) -> int:
     """:meth:`EscobaHeuristic.choose_state` in a two-player search sample (marked
-    ``stop_at_deal_end``), on the state's ints: the plays as (card, mask taken) in the
-    legal order, from the table's sets by sum (no action ids listed, no
-    :class:`_View`), the exact ending where it applies, else :meth:`_View.best`'s
-    bounded scoring (two players: the next seat is an opponent, and the hand's last card
-    is the exact ending's) by the same functions, so the same floats, the same ties and
-    the same draw from the bot's Rng.
-
-    What is scored is a function of the hand, the table, every captured card, the worth
-    table and the next seat's hand size (see :func:`_heads_up_best`), so the tied best
-    ids are memoized by those (a search's paired worlds meet the same decisions again);
-    only the draw among them is made here, each time."""
-    h = state._h
-    off = 40 * seat
-    hand = h >> off & _FULL
+    ``stop_at_deal_end``): :func:`_heads_up_pick` on the state's ints (the table's mask
+    memoized by the engine's tuple)."""
     tab = state._table
     table = _TABLE_MASKS.get(tab)
     if table is None:
@@ -731,9 +720,39 @@ def _heads_up_move(bot: EscobaHeuristic, state: EscobaState, seat: int) -> int:
         if len(_TABLE_MASKS) >= _SUMS_LIMIT:
             _TABLE_MASKS.clear()
         _TABLE_MASKS[tab] = table
+    h = state._h
+    if not h >> 40 * seat & _FULL:
+        return bot._choose_state(state)  # raises: no legal action
+    return _heads_up_pick(bot, seat, h, table, state._sp, state._piles, state._esc, state._last)
+
+
+def _heads_up_pick(
+    bot: EscobaHeuristic,
+    seat: int,
+    h: int,
+    table: int,
+    sp: int,
+    piles: int,
+    esc: tuple[int, ...],
+    last: int | None,
+) -> int:
+    """The move of ``seat`` (holding cards) in a two-player search sample, from the
+    position's ints (the packed hands, the table's mask, the stock position, the packed
+    piles, the escobas, the last capturer): for :func:`_heads_up_move` and the whole
+    rollouts of :func:`fast_rollout`, one decision code.  The plays as (card, mask
+    taken) in the legal order, from the table's sets by sum (no action ids listed, no
+    :class:`_View`), the exact ending where it applies, else :meth:`_View.best`'s
+    bounded scoring (two players: the next seat is an opponent, and the hand's last card
+    is the exact ending's) by the same functions, so the same floats, the same ties and
+    the same draw from the bot's Rng.
+
+    What is scored is a function of the hand, the table, every captured card, the worth
+    table and the next seat's hand size (see :func:`_heads_up_best`), so the tied best
+    ids are memoized by those (a search's paired worlds meet the same decisions again);
+    only the draw among them is made here, each time."""
+    off = 40 * seat
+    hand = h >> off & _FULL
     if not hand & hand - 1:
-        if not hand:
-            return bot._choose_state(state)  # raises: no legal action
         # A round's last card (a third of the moves) is often forced: a trail, or its
         # one capture.  Forced, it is played here, before anything is scored or looked
         # up (a forced play draws nothing from the Rng, on any path).
@@ -750,9 +769,8 @@ def _heads_up_move(bot: EscobaHeuristic, state: EscobaState, seat: int) -> int:
         sets = sums[need]
         if len(sets) == 1:
             return _CAPTURE_IDS[card][sets[0]]
-    if state._sp >= 40 and h.bit_count() <= EXACT_CARDS:
-        return bot._ending.best(state, seat, table)  # type: ignore[union-attr]
-    piles = state._piles
+    if sp >= 40 and h.bit_count() <= EXACT_CARDS:
+        return bot._ending.best_of(h, table, piles, esc, last, seat)  # type: ignore[union-attr]
     facts = _PILES.get(piles << 8 | bot.kind)
     if facts is None:
         facts = _piles_facts(piles, bot.sides, bot.method_index, bot.counting)
@@ -1040,21 +1058,25 @@ class _Ending:
             found = _ENDINGS[key] = cls(game)
         return found
 
-    def best(self, state: EscobaState, seat: int, table: int | None = None) -> int:
-        """The exact move of ``seat`` (to act in ``state``'s last round); ``table``, the
-        table's mask where the caller has it.  Memoized by the position (as
-        :meth:`_value`'s memo)."""
-        h = state._h
-        if table is None:
-            table = 0
-            for c in state._table:
-                table |= 1 << c
+    def best(self, state: EscobaState, seat: int) -> int:
+        """The exact move of ``seat`` (to act in ``state``'s last round): :meth:`best_of`
+        on the state's ints."""
+        table = 0
+        for c in state._table:
+            table |= 1 << c
+        return self.best_of(state._h, table, state._piles, state._esc, state._last, seat)
+
+    def best_of(
+        self, h: int, table: int, piles: int, esc: tuple[int, ...], last_seat: int | None, seat: int
+    ) -> int:
+        """The exact move of ``seat`` in a last round given by its ints (the packed
+        hands, the table's mask, the packed piles, the escobas, the last capturer).
+        Memoized by the position (as :meth:`_value`'s memo)."""
         hands = [h & _FULL, h >> 40 & _FULL]
-        piles = state._piles
         p0 = piles & _FULL
         p1 = piles >> 40 & _FULL
-        e0, e1 = state._esc
-        last = -1 if state._last is None else state._last
+        e0, e1 = esc
+        last = -1 if last_seat is None else last_seat
         key = h & _FULL2 | table << 80 | p0 << 120 | (last + 1) << 160 | seat << 162
         key |= e0 << 163 | e1 << 170
         found = self.moves.get(key)
@@ -1224,6 +1246,38 @@ _ENDING_LIMIT = 200_000  # entries in either memo of _Ending before it is emptie
 # -- hooks read through the registry (mazo.bots.heuristic) ----------------------------
 
 Heuristic = EscobaHeuristic
+
+
+def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
+    """A search's whole rollout on ints (the ISMCTS hook): given each seat's rollout
+    policy, a function from a search line's state to the state at its hand's end,
+    played by those policies with their own tie draws, the same end as their
+    ``choose_state`` moves applied one by one (tested), without the states between
+    (:meth:`EscobaState.play_to_deal_end`, each move :func:`_heads_up_pick`, the
+    decision code of ``choose_state`` on a two-player sample).  None where the policies
+    are not two plain Escoba heuristics; the function returns None for a line it does
+    not cover (not a two-player line stopping at the deal's end, not in plain play),
+    which the search then plays move by move."""
+    if len(policies) != 2 or any(
+        type(p) is not EscobaHeuristic or p._ending is None for p in policies
+    ):
+        return None
+    picks = [partial(_heads_up_pick, p) for p in policies]
+    options = policies[0].game.options
+
+    def run(state: State) -> State | None:
+        if (
+            type(state) is not EscobaState
+            or state._m
+            or state.to_act is None
+            or not state._g.stops_at_deal_end
+            or state._g.players != 2
+            or state._g.options != options
+        ):
+            return None
+        return state.play_to_deal_end(picks)
+
+    return run
 
 
 # -- reading the others' plays (ISMCTS infer=plays) -----------------------------------
