@@ -529,27 +529,28 @@ def _sums(table: int) -> dict[int, tuple[int, ...]]:
     found = _SUMS.get(table)
     if found is not None:
         return found
-    cards: list[tuple[int, int]] = []  # (value, bit), ascending
+    # The table's cards ascending, each as (value, bit, index of the next card): also
+    # the sets of one card as (sum, set, next card), the first level.
+    cards: list[tuple[int, int, int]] = []
     m = table
     while m:
         low = m & -m
         m ^= low
-        cards.append((VALUE[low.bit_length() - 1], low))
-    n = len(cards)
+        cards.append((VALUE[low.bit_length() - 1], low, len(cards) + 1))
     lists: dict[int, list[int]] = {}
-    level = [(v, low, i + 1) for i, (v, low) in enumerate(cards)]  # (sum, set, next card)
+    level = cards
     while level:
         grown = []
         for t, s, i in level:
-            if t in lists:
-                lists[t].append(s)
-            else:
+            sets = lists.get(t)
+            if sets is None:
                 lists[t] = [s]
+            else:
+                sets.append(s)
             room = 14 - t
-            for j in range(i, n):
-                v, low = cards[j]
+            for v, low, j in cards[i:]:  # a slice: no index arithmetic per card
                 if v <= room:
-                    grown.append((t + v, s | low, j + 1))
+                    grown.append((t + v, s | low, j))
         level = grown
     found = {t: tuple(sets) for t, sets in lists.items()}
     if len(_SUMS) >= _SUMS_LIMIT:
