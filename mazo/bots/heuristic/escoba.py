@@ -231,6 +231,9 @@ def _no_reply_odds(unseen: int, size: int) -> tuple[float, ...]:
 
 _NO_REPLY = tuple(tuple(_no_reply_odds(u, size) for size in range(4)) for u in range(41))
 
+# The sums a card of value v can add to in _best_takes, highest first: _DOWN_FROM[14 - v].
+_DOWN_FROM = tuple(tuple(range(top, -1, -1)) for top in range(15))
+
 # The best capture by card value from a table: (wid << 40 | table mask) -> ((value, worth
 # taken, escoba bonus included), ...).  A pure function of its key, so memoized.
 _BEST: dict[int, tuple[tuple[float, int, tuple[float, ...], int], ...]] = {}
@@ -278,25 +281,19 @@ def _best_takes(key: int) -> tuple[tuple[float, int, tuple[float, ...], int], ..
         others >>= 4
         if count:
             cards += [(v, worth[9 + v])] * count
-    # most[t]: as above, -1.0 where no set adds up to t yet; ``sums``, the t reached.
-    # A card reads the sums reached before it, highest first, before writing t + v
-    # (each set takes it once), and a sum it reaches first joins them after.
+    # most[t]: as above, -1.0 where no set adds up to t yet.  A card reads each sum
+    # below 15 - v reached before it, highest first, before writing t + v (each set
+    # takes it once: a write lands above every sum still to be read).
     most = [0.0] + [-1.0] * 14
-    sums = [0]
     total = 0
     for v, w in cards:
         total += v
-        new = []
-        for t in sorted(sums, reverse=True):
-            u = t + v
-            if u <= 14:
-                got = most[t] + w
-                before = most[u]
-                if got > before:
-                    if before < 0.0:
-                        new.append(u)
-                    most[u] = got
-        sums += new
+        for t in _DOWN_FROM[14 - v]:
+            now = most[t]
+            if now >= 0.0:
+                got = now + w
+                if got > most[t + v]:
+                    most[t + v] = got
     if 5 <= total <= 14:
         most[total] += ESCOBA
     rows = _UNSEEN_WORTH[wid]
