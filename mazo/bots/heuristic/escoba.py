@@ -788,21 +788,23 @@ def _heads_up_pick(
 
 
 def _heads_up_best(hand: int, table: int, captured: int, wid: int, size: int) -> tuple[int, ...]:
-    """The ids :meth:`_View.best` puts at the top, for :func:`_heads_up_move` (a hand
-    that is not one forced card): :func:`_plays`, :func:`_taking` and
-    :func:`_bounded_best` in one loop each, the same float operations in the same order
-    (so the same scores and ties), without their calls and tuples per play."""
+    """The ids :meth:`_View.best` puts at the top, in the legal order, for
+    :func:`_heads_up_pick` (a hand that is not one forced card): each play valued as
+    :func:`_taking` values it and priced as :func:`_bounded_best` prices it (the same
+    float operations for each play, so the same scores), without their calls.
+
+    The plays are priced best take first.  A play whose take alone is below the top
+    score so far by more than 1e-9 cannot reach the top (a reply only takes away), and
+    neither can any after it: they are not priced.  Which plays tie at the top does not
+    depend on the order they are priced in (the best is always priced, and so is every
+    play within 1e-9 of it), only how many replies are priced: this order prices fewest.
+    The ties are returned sorted, as the legal ids are."""
     sums = _SUMS.get(table)
     if sums is None:
         sums = _sums(table)
     worth = _WORTH[wid]
-    # Each play's id and (value taken, table left) in the legal order: the trails in
-    # card order, then each card's captures in id order (``_plays``), valued as
-    # ``_taking`` values them.
-    ids: list[int] = []
-    pre: list[tuple[float, int]] = []
-    capture_ids: list[int] = []
-    capture_pre: list[tuple[float, int]] = []
+    # Each play as (value taken, table left, id).
+    plays: list[tuple[float, int, int]] = []
     m = hand
     while m:
         low = m & -m
@@ -812,8 +814,7 @@ def _heads_up_best(hand: int, table: int, captured: int, wid: int, size: int) ->
         keep = -KEEP_SHARE * mine
         sets = sums.get(15 - VALUE[card])
         if not sets:
-            ids.append(card)
-            pre.append((keep, table | low))
+            plays.append((keep, table | low, card))
             continue
         card_ids = _CAPTURE_IDS[card]
         for taken in sets:
@@ -827,15 +828,11 @@ def _heads_up_best(hand: int, table: int, captured: int, wid: int, size: int) ->
             left = table & ~taken
             if not left:
                 value += ESCOBA
-            capture_ids.append(card_ids[taken])
-            capture_pre.append((value, left))
-    ids += capture_ids
-    pre += capture_pre
-    # _bounded_best, with its reply's arguments made only where a reply is priced.
-    first = pre.index(max(pre))
-    top, left = pre[first]
-    if not size:
-        return tuple([ids[i] for i, (value, _left) in enumerate(pre) if value >= top - 1e-9])
+            plays.append((value, left, card_ids[taken]))
+    plays.sort(reverse=True)
+    if not size:  # no reply: the takes are the scores
+        top = plays[0][0]
+        return tuple(sorted([a for value, _left, a in plays if value >= top - 1e-9]))
     unseen = _FULL & ~(hand | table | captured)
     odds = _NO_REPLY[unseen.bit_count()][size]
     spread = (
@@ -844,16 +841,16 @@ def _heads_up_best(hand: int, table: int, captured: int, wid: int, size: int) ->
         | _SPREAD[unseen >> 20 & 1023] << 2
         | _SPREAD[unseen >> 30] << 3
     )  # _spread(unseen), inline
-    top -= _reply(left, wid, spread, odds)
-    scores = [_UNSCORED] * len(pre)
-    scores[first] = top
-    for i, (value, left) in enumerate(pre):
-        if i == first or value < top - 1e-9:
-            continue
-        scores[i] = score = value - _reply(left, wid, spread, odds)
+    top = _UNSCORED
+    scored: list[tuple[float, int]] = []
+    for value, left, a in plays:
+        if value < top - 1e-9:
+            break
+        score = value - _reply(left, wid, spread, odds)
+        scored.append((score, a))
         if score > top:
             top = score
-    return tuple([ids[i] for i, s in enumerate(scores) if s >= top - 1e-9])
+    return tuple(sorted([a for score, a in scored if score >= top - 1e-9]))
 
 
 class EscobaHeuristic:
