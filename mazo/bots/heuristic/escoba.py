@@ -297,9 +297,13 @@ def _best_takes(key: int) -> tuple[tuple[float, int, tuple[float, ...], int], ..
     if 5 <= total <= 14:
         most[total] += ESCOBA
     rows = _UNSEEN_WORTH[wid]
-    found = tuple(
-        (g, 15 - t, rows[15 - t], 4 * (14 - t)) for t in range(5, 15) if (g := most[t]) >= 0.0
-    )
+    # A loop, not a generator: in 3.11 each of its steps is a frame resumed.
+    takes = []
+    for t in range(5, 15):
+        g = most[t]
+        if g >= 0.0:
+            takes.append((g, 15 - t, rows[15 - t], 4 * (14 - t)))
+    found = tuple(takes)
     if len(_BEST) >= _MEMO_LIMIT:
         _BEST.clear()
     _BEST[key] = found
