@@ -49,10 +49,10 @@ took 125-180 µs from an observation, plus 60-110 µs to build the observation; 
 emptied first).
 
 In a two-player search's sample (marked ``stop_at_deal_end``) ``choose_state`` takes a
-third path, :func:`_heads_up_move`: the plays as (card, mask taken) in the legal order
-from the table's sets by sum (:func:`_sums`, built in capture-id order), scored by the
-same operations as :meth:`_View.best`'s bounded branch (:func:`_taking` and
-:func:`_bounded_best` written out in one loop, :func:`_reply`) on the state's ints, and
+third path, :func:`_heads_up_move` (:func:`_heads_up_pick` on the state's ints): the
+plays as (card, mask taken) from the table's sets by sum (:func:`_sums`, built in
+capture-id order), scored by the same operations as :meth:`_View.best`'s bounded branch
+(:func:`_taking` and :func:`_bounded_best` written out in one loop, :func:`_reply`), and
 the tied best ids memoized by everything they depend on (hand, table, captured cards,
 worth table, the next seat's hand size): a search's paired worlds meet
 the same decisions again, and only the Rng's draw among ties is made each time.  A
@@ -61,7 +61,10 @@ played before anything is scored or looked up.  With
 the exact ending's leaves valued in place and its root moves memoized, ``hard`` draws
 about 1.3-1.4 times the samples per CPU second it drew before (bench_playouts.py on a
 loaded machine; 26% fewer instructions under cachegrind); session 17's changes (see
-bench/README.md) about 1.2 times more again.
+bench/README.md) about 1.2 times more again.  The search's whole rollouts skip the
+states between moves (:func:`fast_rollout`: :meth:`EscobaState.play_to_deal_end` with
+:func:`_heads_up_pick` for each move): session 18 cut the search's instructions by about
+a sixth with it and the tweaks of this path.
 
 For the search levels (``hard``, ``expert``: :mod:`mazo.bots.ismcts` with this file's
 ``SEARCH_PRESET`` on top of the flat heuristic search) the file also gives:
