@@ -88,7 +88,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from functools import partial
 from math import comb
 from typing import Any
 
@@ -865,6 +864,10 @@ class EscobaHeuristic:
 
     name = "heuristic"
 
+    # A two-player sample's move from the position's ints, as a method: fast_rollout's
+    # picks are these bound methods (a call the interpreter makes in place).
+    _pick = _heads_up_pick
+
     def __init__(self, game: Game, seed: int, **options: Any) -> None:
         check_bot_options(self.name, options, {})
         if game.name != "escoba":
@@ -1264,17 +1267,17 @@ def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
         type(p) is not EscobaHeuristic or p._ending is None for p in policies
     ):
         return None
-    picks = [partial(_heads_up_pick, p) for p in policies]
-    options = policies[0].game.options
+    picks = [p._pick for p in policies]
+    # The lines the policies' game plays under (its stopping twin): a line of another
+    # game, or of this one dealing on, is left to the move-by-move loop.
+    twin = policies[0].game.stopping()
 
     def run(state: State) -> State | None:
         if (
             type(state) is not EscobaState
+            or state._g is not twin
             or state._m
             or state.to_act is None
-            or not state._g.stops_at_deal_end
-            or state._g.players != 2
-            or state._g.options != options
         ):
             return None
         return state.play_to_deal_end(picks)
