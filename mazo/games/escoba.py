@@ -763,14 +763,14 @@ class EscobaState(EventLogState):
             end._round = rnd
             end._m = 0
             end._legal = None
-            end._table = tuple(iter_bits(table))
+            end._table = ()  # _end_hand empties it: the cards left are ``table``
             end._piles = piles
             end._last = last
             end._esc = esc
             end._marks = marks
             end._ev = ev
             end.to_act = None
-            return _end_hand(end)
+            return _end_hand(end, table)
 
     # -- information -----------------------------------------------------------------
 
@@ -970,16 +970,18 @@ def _score_two(piles: list[int], escobas: tuple[int, ...]) -> tuple[list[int], J
     return total, detail
 
 
-def _end_hand(state: EscobaState) -> EscobaState:
-    """Give the table to the last capturer, score, then end the match or deal again."""
+def _end_hand(state: EscobaState, left: int | None = None) -> EscobaState:
+    """Give the table to the last capturer, score, then end the match or deal again;
+    ``left``: the table's mask, where the caller has it (the table is then not read)."""
     game = state._g
     hd = state._d
     piles = state._piles
     ev = state._ev
     unawarded = 0
-    left = 0
-    for c in state._table:
-        left |= 1 << c
+    if left is None:
+        left = 0
+        for c in state._table:
+            left |= 1 << c
     if left:
         if state._last is not None:
             piles |= left << _OFF[game.side_of[state._last]]

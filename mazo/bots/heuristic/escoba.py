@@ -1414,16 +1414,17 @@ def search_reward(
         if end.match_over:
             winner = end.winner
             return [0.5 if winner is None else float(winner == s) for s in range(sides)]
-        gained = [b - a for a, b in zip(scores, end.scores, strict=True)]
+        after = end.scores
         if sides == 2:
             # The loop below for two sides: each side's edge is the other's negated.
-            edge = gained[0] - gained[1]
+            edge = (after[0] - scores[0]) - (after[1] - scores[1])
             won = 1.0 if edge > 0 else 0.5 if edge == 0 else 0.0
             lost = 1.0 if -edge > 0 else 0.5 if -edge == 0 else 0.0
             return [
                 keep * won + margin * min(1.0, max(0.0, 0.5 + edge / scale)),
                 keep * lost + margin * min(1.0, max(0.0, 0.5 + -edge / scale)),
             ]
+        gained = [b - a for a, b in zip(scores, after, strict=True)]
         out = []
         for side in range(sides):
             edge = gained[side] - max(g for s, g in enumerate(gained) if s != side)
