@@ -517,19 +517,22 @@ class _View:
 # -- rollouts: a two-player sample's moves on ints -----------------------------------
 
 # The table's sets of cards by their sum (at most 14), by table mask: what
-# :func:`mazo.games.escoba._table_subsets` lists, each sum's sets in capture-id order.
-# Emptied when it holds this many.  The sets are kept in tuples, not lists: a dict of
-# tuples of ints is left alone by the garbage collector, where tens of thousands of
-# lists made its full passes take 80-260 ms, in the middle of a move on the clock.
-_SUMS: dict[int, dict[int, tuple[int, ...]]] = {}
+# :func:`mazo.games.escoba._table_subsets` lists, each sum's sets in capture-id order,
+# as a tuple indexed by the sum (empty where no set adds up to it).  Emptied when it
+# holds this many.  Tuples, not lists or dicts: tuples of ints are left alone by the
+# garbage collector, where tens of thousands of lists made its full passes take
+# 80-260 ms, in the middle of a move on the clock (a dict of them stays tracked); and
+# a tuple is indexed faster than a dict is asked.
+_SUMS: dict[int, tuple[tuple[int, ...], ...]] = {}
 _SUMS_LIMIT = 50_000
 
 
-def _sums(table: int) -> dict[int, tuple[int, ...]]:
-    """The sets of the table's cards adding up to each sum 1..14 (masks), each sum's
-    sets in the order of their capture ids (any card that takes them numbers them so):
-    by size, then lexicographically by their cards.  Built size by size, each set of
-    one size (in that order) grown by each higher card in turn, which keeps it."""
+def _sums(table: int) -> tuple[tuple[int, ...], ...]:
+    """The sets of the table's cards adding up to each sum 1..14 (masks), indexed by the
+    sum (index 0 empty), each sum's sets in the order of their capture ids (any card
+    that takes them numbers them so): by size, then lexicographically by their cards.
+    Built size by size, each set of one size (in that order) grown by each higher card
+    in turn, which keeps it."""
     found = _SUMS.get(table)
     if found is not None:
         return found
@@ -556,7 +559,10 @@ def _sums(table: int) -> dict[int, tuple[int, ...]]:
                 if v <= room:
                     grown.append((t + v, s | low, j))
         level = grown
-    found = {t: tuple(sets) for t, sets in lists.items()}
+    by_sum: list[tuple[int, ...]] = [()] * 15
+    for t, sets in lists.items():
+        by_sum[t] = tuple(sets)
+    found = tuple(by_sum)
     if len(_SUMS) >= _SUMS_LIMIT:
         _SUMS.clear()
     _SUMS[table] = found
@@ -690,7 +696,7 @@ def _plays(hand: int, table: int) -> list[tuple[int, int]]:
         low = m & -m
         m ^= low
         card = low.bit_length() - 1
-        sets = sums.get(15 - VALUE[card])
+        sets = sums[15 - VALUE[card]]
         if sets:
             captures += [(card, t) for t in sets]
         else:
@@ -819,7 +825,7 @@ def _heads_up_best(hand: int, table: int, captured: int, wid: int, size: int) ->
         card = low.bit_length() - 1
         mine = worth[card]
         keep = -KEEP_SHARE * mine
-        sets = sums.get(15 - VALUE[card])
+        sets = sums[15 - VALUE[card]]
         if not sets:
             plays.append((keep, table | low, card))
             continue
@@ -1118,7 +1124,7 @@ class _Ending:
             card = low.bit_length() - 1
             rest = mine ^ low
             h0, h1 = (rest, other) if seat == 0 else (other, rest)
-            sets = subsets.get(15 - VALUE[card])
+            sets = subsets[15 - VALUE[card]]
             if not sets:
                 out.append((card, 0, (h0, h1, table | low, p0, p1, e0, e1, last, 1 - seat)))
                 continue
@@ -1181,7 +1187,7 @@ class _Ending:
         reach = _REACH.get(table)
         if reach is None:
             reach = _reach(table)
-        subsets: dict[int, tuple[int, ...]] | None = None
+        subsets: tuple[tuple[int, ...], ...] | None = None
         best: int | None = None
         cards = mine
         while cards:
