@@ -1153,28 +1153,11 @@ class _Ending:
             mine, other = h0, h1
         else:
             mine, other = h1, h0
-        if not other and not mine & mine - 1:
-            # The hand's last card, valued here (not memoized): laid, the table goes to
-            # the last capturer; a capture gives the capturer all of it, each set alike
-            # but for the escoba of one taking the whole table (where it counts).
-            # Whether the card captures (some set of the table makes its 15) and whether
-            # the whole table is such a set: the table's reachable sums say it, without
-            # listing the sets (most such tables are met only here).
-            reach = _REACH.get(table)
-            if reach is None:
-                reach = _reach(table)
-            need = 15 - VALUE[mine.bit_length() - 1]
-            every = table | mine
-            if not reach >> need & 1:
-                if last == 0:
-                    p0 |= every
-                elif last == 1:
-                    p1 |= every
-                return self._points(p0, p1) + e0 - e1
-            sweep = self.escoba_last and reach >> 15 == need
-            if seat == 0:
-                return self._points(p0 | every, p1) + e0 + sweep - e1
-            return self._points(p0, p1 | every) + e0 - (e1 + sweep)
+        if not mine & mine - 1:
+            if not other:
+                return self._last_card(mine, table, p0, p1, e0, e1, last, seat)
+            if not other & other - 1:
+                return self._last_two(mine, other, table, p0, p1, e0, e1, last, seat)
         key = h0 | h1 << 40 | table << 80 | p0 << 120 | (last + 1) << 160 | seat << 162
         key |= e0 << 163 | e1 << 170
         found = self.positions.get(key)
@@ -1219,6 +1202,71 @@ class _Ending:
             self.positions.clear()
         self.positions[key] = best
         return best
+
+    def _last_two(
+        self,
+        mine: int,
+        other: int,
+        table: int,
+        p0: int,
+        p1: int,
+        e0: int,
+        e1: int,
+        last: int,
+        seat: int,
+    ) -> int:
+        """:meth:`_value` of the last two cards, one in each hand (``mine``, ``other``:
+        one-card masks, ``seat`` to play ``mine``): each play of it, then the other's
+        last card (:meth:`_last_card`).  Not memoized: such a position is mostly met
+        once, and a memo's key and entry cost about as much as its one or two
+        children."""
+        need = 15 - VALUE[mine.bit_length() - 1]
+        reach = _REACH.get(table)
+        if reach is None:
+            reach = _reach(table)
+        if not reach >> need & 1:  # laid: the other seat plays the last card
+            return self._last_card(other, table | mine, p0, p1, e0, e1, last, 1 - seat)
+        best: int | None = None
+        for taken in _sums(table)[need]:
+            left = table & ~taken
+            # Not the hand's last card (the other seat still holds one): a sweep counts.
+            escoba = not left
+            if seat == 0:
+                v = self._last_card(other, left, p0 | taken | mine, p1, e0 + escoba, e1, 0, 1)
+                if best is None or v > best:
+                    best = v
+            else:
+                v = self._last_card(other, left, p0, p1 | taken | mine, e0, e1 + escoba, 1, 0)
+                if best is None or v < best:
+                    best = v
+        assert best is not None
+        return best
+
+    def _last_card(
+        self, mine: int, table: int, p0: int, p1: int, e0: int, e1: int, last: int, seat: int
+    ) -> int:
+        """:meth:`_value` of the hand's last card (``mine``, a one-card mask, ``seat`` to
+        play it), valued here (not memoized): laid, the table goes to the last capturer;
+        a capture gives the capturer all of it, each set alike but for the escoba of one
+        taking the whole table (where it counts).  Whether the card captures (some set
+        of the table makes its 15) and whether the whole table is such a set: the
+        table's reachable sums say it, without listing the sets (most such tables are
+        met only here)."""
+        reach = _REACH.get(table)
+        if reach is None:
+            reach = _reach(table)
+        need = 15 - VALUE[mine.bit_length() - 1]
+        every = table | mine
+        if not reach >> need & 1:
+            if last == 0:
+                p0 |= every
+            elif last == 1:
+                p1 |= every
+            return self._points(p0, p1) + e0 - e1
+        sweep = self.escoba_last and reach >> 15 == need
+        if seat == 0:
+            return self._points(p0 | every, p1) + e0 + sweep - e1
+        return self._points(p0, p1 | every) + e0 - (e1 + sweep)
 
     def _points(self, p0: int, p1: int) -> int:
         """Side 0's points less side 1's for these piles, escobas aside."""
