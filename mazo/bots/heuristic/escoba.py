@@ -1084,7 +1084,8 @@ class _Ending:
         """The exact move of ``seat`` in a last round given by its ints (the packed
         hands, the table's mask, the packed piles, the escobas, the last capturer).
         Memoized by the position (as :meth:`_value`'s memo)."""
-        hands = [h & _FULL, h >> 40 & _FULL]
+        h0 = h & _FULL
+        h1 = h >> 40 & _FULL
         p0 = piles & _FULL
         p1 = piles >> 40 & _FULL
         e0, e1 = esc
@@ -1094,50 +1095,43 @@ class _Ending:
         found = self.moves.get(key)
         if found is not None:
             return found
-        best_move = (-1, 0)
-        best = 0
-        sign = 1 if seat == 0 else -1
-        for card, taken, child in self._children(hands, table, p0, p1, e0, e1, last, seat):
-            value = sign * self._value(*child)
-            if best_move[0] < 0 or value > best:
-                best, best_move = value, (card, taken)
-        card, taken = best_move
-        found = card if not taken else _CAPTURE_IDS[card][taken]
-        if len(self.moves) >= _ENDING_LIMIT:
-            self.moves.clear()
-        self.moves[key] = found
-        return found
-
-    def _children(
-        self, hands: list[int], table: int, p0: int, p1: int, e0: int, e1: int, last: int, seat: int
-    ) -> list[tuple[int, int, tuple[int, int, int, int, int, int, int, int, int]]]:
-        """Each move of ``seat`` (card, mask taken) in legal order, with the position
-        after it: (h0, h1, table, p0, p1, e0, e1, last capturer or -1, seat to act)."""
-        out = []
-        mine = hands[seat]
-        other = hands[1 - seat]
+        # Each move (card by card, each card's captures in capture-id order) valued by
+        # _value on the position after it; the first of the best is played.
+        mine, other = (h0, h1) if seat == 0 else (h1, h0)
         subsets = _sums(table)
+        value_of = self._value
+        found = -1
+        best = 0
         cards = mine
         while cards:
             low = cards & -cards
             cards ^= low
             card = low.bit_length() - 1
             rest = mine ^ low
-            h0, h1 = (rest, other) if seat == 0 else (other, rest)
             sets = subsets[15 - VALUE[card]]
             if not sets:
-                out.append((card, 0, (h0, h1, table | low, p0, p1, e0, e1, last, 1 - seat)))
+                if seat == 0:
+                    value = value_of(rest, h1, table | low, p0, p1, e0, e1, last, 1)
+                else:
+                    value = -value_of(h0, rest, table | low, p0, p1, e0, e1, last, 0)
+                if found < 0 or value > best:
+                    best, found = value, card
                 continue
+            card_ids = _CAPTURE_IDS[card]
             for taken in sets:  # in capture-id order
                 left = table & ~taken
                 gain = taken | low
                 escoba = not left and (self.escoba_last or bool(rest | other))
                 if seat == 0:
-                    child = (h0, h1, left, p0 | gain, p1, e0 + escoba, e1, 0, 1)
+                    value = value_of(rest, h1, left, p0 | gain, p1, e0 + escoba, e1, 0, 1)
                 else:
-                    child = (h0, h1, left, p0, p1 | gain, e0, e1 + escoba, 1, 0)
-                out.append((card, taken, child))
-        return out
+                    value = -value_of(h0, rest, left, p0, p1 | gain, e0, e1 + escoba, 1, 0)
+                if found < 0 or value > best:
+                    best, found = value, card_ids[taken]
+        if len(self.moves) >= _ENDING_LIMIT:
+            self.moves.clear()
+        self.moves[key] = found
+        return found
 
     def _value(
         self, h0: int, h1: int, table: int, p0: int, p1: int, e0: int, e1: int, last: int, seat: int
@@ -1163,7 +1157,7 @@ class _Ending:
         found = self.positions.get(key)
         if found is not None:
             return found
-        # The children of _children, in any order (max and min do not care), each
+        # The moves of best_of, in any order (max and min do not care), each
         # valued as it is made.
         # The table's sets are listed only once a card captures (its reachable sums say).
         value_of = self._value
