@@ -64,7 +64,7 @@ loaded machine; 26% fewer instructions under cachegrind); session 17's changes (
 bench/README.md) about 1.2 times more again.  The search's whole rollouts skip the
 states between moves (:func:`fast_rollout`: :meth:`EscobaState.play_to_deal_end` with
 :func:`_heads_up_pick` for each move): with it and the tweaks of this path in session
-18, ``hard`` at 100 samples runs about 18% fewer instructions (cachegrind, 30 positions
+18, ``hard`` at 100 samples runs about 21% fewer instructions (cachegrind, 30 positions
 of bench_playouts.py).
 
 For the search levels (``hard``, ``expert``: :mod:`mazo.bots.ismcts` with this file's
