@@ -43,7 +43,7 @@ Decisions where the rules file leaves room (see also docs/escoba.md)
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from operator import attrgetter
 from typing import Any
 
@@ -688,6 +688,90 @@ class EscobaState(EventLogState):
             return _redeal(new)
         return _end_hand(new)
 
+    def play_to_deal_end(self, picks: Sequence[Callable[..., int]]) -> EscobaState:
+        """The line's state at this hand's end when every move from here is seat
+        ``s``'s ``picks[s](seat, hands, table, sp, piles, escobas, last)`` (the packed
+        hands, the table as a mask, the stock position, the packed piles, the escobas
+        per side, the last capturer or None) returning an action id: the same final
+        state and log as :meth:`apply` move by move (tested), without building the
+        states between.  For a search's rollouts: from a state of plain play on a line
+        that stops at the deal's end.  A pick must return a legal action (not checked:
+        it is the search's own policy).
+
+        The table is kept as a mask here: its order (the order the cards were laid) is
+        read by nothing that follows within the hand, and the hand's end reads its cards
+        only (the log's plays carry the masks taken)."""
+        game = self._g
+        if self._m or not game.stops_at_deal_end or self.to_act is None:
+            raise RulesError("play_to_deal_end plays a stopped search line's card play only")
+        n = game.players
+        side_of = game.side_of
+        escoba_last = game.options["escoba_on_final_play_counts"]
+        hd = self._d
+        deck = hd.deck
+        captures = _CAPTURES
+        h = self._h
+        sp = self._sp
+        piles = self._piles
+        esc = self._esc
+        marks = self._marks
+        last = self._last
+        rnd = self._round
+        ev = self._ev
+        table = 0
+        for c in self._table:
+            table |= 1 << c
+        seat = self.to_act
+        while True:
+            a = picks[seat](seat, h, table, sp, piles, esc, last)
+            if a < NUM_CARDS:
+                card, taken = a, 0
+            else:
+                card, taken = captures[a - 40]
+            h &= ~(1 << (40 * seat + card))
+            escoba = False
+            if taken:
+                table &= ~taken
+                side = side_of[seat]
+                piles |= (taken | 1 << card) << 40 * side
+                last = seat
+                # As _play: a sweep is an escoba unless it is the hand's very last
+                # card and the option does not count that one.
+                if not table and (escoba_last or h or sp < NUM_CARDS):
+                    escoba = True
+                    esc = (*esc[:side], esc[side] + 1, *esc[side + 1 :])
+                    marks = (*marks, (seat, card, taken))
+            else:
+                table |= 1 << card
+            ev = (ev, "play", seat, card, taken, escoba)
+            if h:
+                seat = seat + 1 if seat + 1 < n else 0
+                continue
+            if sp < NUM_CARDS:  # _redeal's three more cards each
+                for off in game._deal_offsets[hd.dealer]:
+                    h |= 1 << (off + deck[sp])
+                    sp += 1
+                rnd += 1
+                seat = (hd.dealer + 1) % n
+                ev = (ev, "redeal", rnd)
+                continue
+            end = _new_state(EscobaState)
+            end._g = game
+            end._d = hd
+            end._h = 0
+            end._sp = sp
+            end._round = rnd
+            end._m = 0
+            end._legal = None
+            end._table = ()  # _end_hand empties it: the cards left are ``table``
+            end._piles = piles
+            end._last = last
+            end._esc = esc
+            end._marks = marks
+            end._ev = ev
+            end.to_act = None
+            return _end_hand(end, table)
+
     # -- information -----------------------------------------------------------------
 
     def _observation(self, seat: int | None) -> JSON:
@@ -886,16 +970,18 @@ def _score_two(piles: list[int], escobas: tuple[int, ...]) -> tuple[list[int], J
     return total, detail
 
 
-def _end_hand(state: EscobaState) -> EscobaState:
-    """Give the table to the last capturer, score, then end the match or deal again."""
+def _end_hand(state: EscobaState, left: int | None = None) -> EscobaState:
+    """Give the table to the last capturer, score, then end the match or deal again;
+    ``left``: the table's mask, where the caller has it (the table is then not read)."""
     game = state._g
     hd = state._d
     piles = state._piles
     ev = state._ev
     unawarded = 0
-    left = 0
-    for c in state._table:
-        left |= 1 << c
+    if left is None:
+        left = 0
+        for c in state._table:
+            left |= 1 << c
     if left:
         if state._last is not None:
             piles |= left << _OFF[game.side_of[state._last]]

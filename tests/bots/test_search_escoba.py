@@ -1,6 +1,7 @@
 """Escoba's search levels: the preset (paired common worlds, the game's own reward) plays
 legal moves at every player count, ``search_reward``'s numbers on an end state built card
-by card, and the per-observation sampler deals what ``determinize`` deals.  (The
+by card, the per-observation sampler deals what ``determinize`` deals, and the whole
+rollouts on ints (``fast_rollout``) end where the heuristic's moves one by one end.  (The
 rollouts' exact last round is checked against the solver in test_fast_escoba.py.)  No
 timing and no strength number decides a test here."""
 
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 
 import mazo
-from mazo.bots.heuristic.escoba import SEARCH_PRESET, search_reward
+from mazo.bots.heuristic.escoba import SEARCH_PRESET, EscobaHeuristic, search_reward
 from mazo.bots.levels import search_preset
 from mazo.core.rng import Rng, derive_seed
 
@@ -174,3 +175,138 @@ def test_a_search_sample_lists_the_same_legal_actions(players: int) -> None:
                 assert marked.hand_over and marked.scores == state.scores
             moves += 1
     assert moves > 100
+
+
+# Two-player rules options the whole rollouts on ints meet: the prime methods (the exact
+# ending's scoring), the last sweep not counted, packets of three (the redeal's order),
+# the eldest's opening escoba, a bonus, and a short match (hands that end it).
+FAST_OPTIONS: list[dict[str, Any]] = [
+    {},
+    {"prime_method": "sevens_only", "escoba_on_final_play_counts": False},
+    {"prime_method": "primiera_points", "deal_packet_size": 3},
+    {"prime_method": "pagat_best_prime", "initial_escoba_to": "eldest"},
+    {"bonus_all_oros": True, "bonus_cards_over_30": True},
+    {"target_score": 4},
+]
+
+
+def _search_lines(game: Any, count: int, seed: int) -> list[Any]:
+    """Search lines as a two-player search plays them out: from the states of matches
+    of heuristic bots (a third of their moves random), a sample of the seat to act's
+    observation marked to stop at the deal's end (the search's own), after one of that
+    seat's legal moves; and the real state itself so marked, every hand, early and
+    late, some at the round's last card or the hand's last round."""
+    rng = Rng(seed)
+    lines: list[Any] = []
+    match = 0
+    while len(lines) < count:
+        bots = [EscobaHeuristic(game, derive_seed(seed, match, s)) for s in range(2)]
+        state: Any = game.new_match(seed=derive_seed(seed, "lines", match))
+        match += 1
+        while not state.match_over and len(lines) < count:
+            seat = state.to_act
+            sample = game.sampler(state.observation(seat))(rng).stop_at_deal_end()
+            lines.append(sample.apply(rng.choice(sample.legal_actions())))
+            if not state.hand_over:
+                lines.append(state.stop_at_deal_end())
+            action = bots[seat].choose_state(state)
+            if rng.randbelow(3) == 0:
+                action = rng.choice(state.legal_actions())
+            state = state.apply(action)
+    return [line for line in lines if not line.hand_over]
+
+
+def _move_by_move(line: Any, bots: list[Any]) -> Any:
+    """The line played to its deal's end by the bots' ``choose_state``, one move at a
+    time (the search's loop without the shortcut)."""
+    while not line.hand_over:
+        line = line.apply_unchecked(bots[line.to_act].choose_state(line))
+    return line
+
+
+@pytest.mark.parametrize("options", FAST_OPTIONS)
+def test_a_whole_rollout_on_ints_ends_where_the_moves_do(options: dict[str, Any]) -> None:
+    """``fast_rollout`` (the ISMCTS hook) reaches the very state, log and scores that the
+    policies' ``choose_state`` moves applied one by one reach, with the same tie draws
+    (each seat's Rng left in the same place), from search samples and real states, at
+    every stage of a hand."""
+    from mazo.bots.heuristic.escoba import fast_rollout
+
+    game = mazo.load_game("escoba", players=2, **options)
+    lines = _search_lines(game, 260, seed=41 + len(options))
+    assert len(lines) >= 200
+    ended = 0
+    for i, line in enumerate(lines):
+        slow_bots = [EscobaHeuristic(game, derive_seed(i, s)) for s in range(2)]
+        fast_bots = [EscobaHeuristic(game, derive_seed(i, s)) for s in range(2)]
+        run = fast_rollout(fast_bots)
+        assert run is not None
+        before = line._key()
+        want = _move_by_move(line, slow_bots)
+        got = run(line)
+        assert got is not None, f"line {i} not covered: {line!r}"
+        assert got.hand_over and got.to_act is None
+        assert got._key() == want._key(), f"line {i}"
+        assert got._ev == want._ev, f"line {i}: another log"
+        assert got.events == want.events
+        assert (got.scores, got.match_over, got.winner) == (
+            want.scores,
+            want.match_over,
+            want.winner,
+        )
+        for a, b in zip(fast_bots, slow_bots, strict=True):
+            assert a.rng.getstate() == b.rng.getstate(), f"line {i}: other draws"
+        assert line._key() == before  # the line itself is untouched
+        ended += want.match_over
+    if "target_score" in options:
+        assert ended > 10
+
+
+def test_a_whole_rollout_on_ints_covers_only_plain_two_player_lines() -> None:
+    """The hook is for two plain Escoba heuristics; its function leaves to the search's
+    move-by-move loop (None) a line that does not stop at the deal's end, a hand's end
+    and another game's options; the engine refuses to play out a line that would deal
+    on."""
+    from mazo.bots.heuristic.escoba import fast_rollout
+    from mazo.core.errors import RulesError
+
+    game = mazo.load_game("escoba", players=3)
+    assert fast_rollout([EscobaHeuristic(game, s) for s in range(3)]) is None
+    game = mazo.load_game("escoba", players=2)
+    assert fast_rollout([EscobaHeuristic(game, 0), object()]) is None
+    run = fast_rollout([EscobaHeuristic(game, s) for s in range(2)])
+    assert run is not None
+    state: Any = game.new_match(seed=3)
+    assert run(state) is None  # it would deal the next hand
+    assert run(state.stop_at_deal_end()) is not None
+    other = mazo.load_game("escoba", players=2, prime_method="sevens_only")
+    assert run(other.new_match(seed=3).stop_at_deal_end()) is None
+    while not state.hand_over:
+        state = state.apply(state.legal_actions()[0])
+    assert run(state.stop_at_deal_end()) is None  # a hand's end: the next hand dealt
+    with pytest.raises(RulesError, match="stopped search line"):
+        game.new_match(seed=2).play_to_deal_end([lambda *position: 0] * 2)
+
+
+def test_the_search_reads_the_same_rewards_with_and_without_the_shortcut(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The preset's paired search on the same positions and seeds: every move's reward
+    in every world is the same whether its rollouts run on ints or move by move."""
+    import mazo.bots.heuristic.escoba as heuristic
+
+    game = mazo.load_game("escoba", players=2)
+    lines = [line for line in _search_lines(game, 40, seed=70) if line._m == 0][::4]
+
+    def search() -> list[Any]:
+        out = []
+        for i, line in enumerate(lines):
+            bot = mazo.make_bot("hard", game, seed=i, iterations=24)
+            out.append((bot.choose(line.observation(line.to_act)), bot.last_paired))
+        return out
+
+    fast = search()
+    monkeypatch.setattr(heuristic, "fast_rollout", lambda policies: None)
+    slow = search()
+    assert fast == slow
+    assert sum(len(rewards) for _, paired in fast for rewards in paired.values()) > 100

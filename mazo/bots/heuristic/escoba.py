@@ -49,10 +49,10 @@ took 125-180 µs from an observation, plus 60-110 µs to build the observation; 
 emptied first).
 
 In a two-player search's sample (marked ``stop_at_deal_end``) ``choose_state`` takes a
-third path, :func:`_heads_up_move`: the plays as (card, mask taken) in the legal order
-from the table's sets by sum (:func:`_sums`, built in capture-id order), scored by the
-same operations as :meth:`_View.best`'s bounded branch (:func:`_taking` and
-:func:`_bounded_best` written out in one loop, :func:`_reply`) on the state's ints, and
+third path, :func:`_heads_up_move` (:func:`_heads_up_pick` on the state's ints): the
+plays as (card, mask taken) from the table's sets by sum (:func:`_sums`, built in
+capture-id order), scored by the same operations as :meth:`_View.best`'s bounded branch
+(:func:`_taking` and :func:`_bounded_best` written out in one loop, :func:`_reply`), and
 the tied best ids memoized by everything they depend on (hand, table, captured cards,
 worth table, the next seat's hand size): a search's paired worlds meet
 the same decisions again, and only the Rng's draw among ties is made each time.  A
@@ -61,7 +61,11 @@ played before anything is scored or looked up.  With
 the exact ending's leaves valued in place and its root moves memoized, ``hard`` draws
 about 1.3-1.4 times the samples per CPU second it drew before (bench_playouts.py on a
 loaded machine; 26% fewer instructions under cachegrind); session 17's changes (see
-bench/README.md) about 1.2 times more again.
+bench/README.md) about 1.2 times more again.  The search's whole rollouts skip the
+states between moves (:func:`fast_rollout`: :meth:`EscobaState.play_to_deal_end` with
+:func:`_heads_up_pick` for each move): with it and the tweaks of this path in session
+18, ``hard`` at 100 samples runs about 21% fewer instructions (cachegrind, 30 positions
+of bench_playouts.py).
 
 For the search levels (``hard``, ``expert``: :mod:`mazo.bots.ismcts` with this file's
 ``SEARCH_PRESET`` on top of the flat heuristic search) the file also gives:
@@ -230,6 +234,9 @@ def _no_reply_odds(unseen: int, size: int) -> tuple[float, ...]:
 
 _NO_REPLY = tuple(tuple(_no_reply_odds(u, size) for size in range(4)) for u in range(41))
 
+# The sums a card of value v can add to in _best_takes, highest first: _DOWN_FROM[14 - v].
+_DOWN_FROM = tuple(tuple(range(top, -1, -1)) for top in range(15))
+
 # The best capture by card value from a table: (wid << 40 | table mask) -> ((value, worth
 # taken, escoba bonus included), ...).  A pure function of its key, so memoized.
 _BEST: dict[int, tuple[tuple[float, int, tuple[float, ...], int], ...]] = {}
@@ -277,31 +284,29 @@ def _best_takes(key: int) -> tuple[tuple[float, int, tuple[float, ...], int], ..
         others >>= 4
         if count:
             cards += [(v, worth[9 + v])] * count
-    # most[t]: as above, -1.0 where no set adds up to t yet; ``sums``, the t reached.
-    # A card reads the sums reached before it, highest first, before writing t + v
-    # (each set takes it once), and a sum it reaches first joins them after.
+    # most[t]: as above, -1.0 where no set adds up to t yet.  A card reads each sum
+    # below 15 - v reached before it, highest first, before writing t + v (each set
+    # takes it once: a write lands above every sum still to be read).
     most = [0.0] + [-1.0] * 14
-    sums = [0]
     total = 0
     for v, w in cards:
         total += v
-        new = []
-        for t in sorted(sums, reverse=True):
-            u = t + v
-            if u <= 14:
-                got = most[t] + w
-                before = most[u]
-                if got > before:
-                    if before < 0.0:
-                        new.append(u)
-                    most[u] = got
-        sums += new
+        for t in _DOWN_FROM[14 - v]:
+            now = most[t]
+            if now >= 0.0:
+                got = now + w
+                if got > most[t + v]:
+                    most[t + v] = got
     if 5 <= total <= 14:
         most[total] += ESCOBA
     rows = _UNSEEN_WORTH[wid]
-    found = tuple(
-        (g, 15 - t, rows[15 - t], 4 * (14 - t)) for t in range(5, 15) if (g := most[t]) >= 0.0
-    )
+    # A loop, not a generator: in 3.11 each of its steps is a frame resumed.
+    takes = []
+    for t in range(5, 15):
+        g = most[t]
+        if g >= 0.0:
+            takes.append((g, 15 - t, rows[15 - t], 4 * (14 - t)))
+    found = tuple(takes)
     if len(_BEST) >= _MEMO_LIMIT:
         _BEST.clear()
     _BEST[key] = found
@@ -512,45 +517,52 @@ class _View:
 # -- rollouts: a two-player sample's moves on ints -----------------------------------
 
 # The table's sets of cards by their sum (at most 14), by table mask: what
-# :func:`mazo.games.escoba._table_subsets` lists, each sum's sets in capture-id order.
-# Emptied when it holds this many.  The sets are kept in tuples, not lists: a dict of
-# tuples of ints is left alone by the garbage collector, where tens of thousands of
-# lists made its full passes take 80-260 ms, in the middle of a move on the clock.
-_SUMS: dict[int, dict[int, tuple[int, ...]]] = {}
+# :func:`mazo.games.escoba._table_subsets` lists, each sum's sets in capture-id order,
+# as a tuple indexed by the sum (empty where no set adds up to it).  Emptied when it
+# holds this many.  Tuples, not lists or dicts: tuples of ints are left alone by the
+# garbage collector, where tens of thousands of lists made its full passes take
+# 80-260 ms, in the middle of a move on the clock (a dict of them stays tracked); and
+# a tuple is indexed faster than a dict is asked.
+_SUMS: dict[int, tuple[tuple[int, ...], ...]] = {}
 _SUMS_LIMIT = 50_000
 
 
-def _sums(table: int) -> dict[int, tuple[int, ...]]:
-    """The sets of the table's cards adding up to each sum 1..14 (masks), each sum's
-    sets in the order of their capture ids (any card that takes them numbers them so):
-    by size, then lexicographically by their cards.  Built size by size, each set of
-    one size (in that order) grown by each higher card in turn, which keeps it."""
+def _sums(table: int) -> tuple[tuple[int, ...], ...]:
+    """The sets of the table's cards adding up to each sum 1..14 (masks), indexed by the
+    sum (index 0 empty), each sum's sets in the order of their capture ids (any card
+    that takes them numbers them so): by size, then lexicographically by their cards.
+    Built size by size, each set of one size (in that order) grown by each higher card
+    in turn, which keeps it."""
     found = _SUMS.get(table)
     if found is not None:
         return found
-    cards: list[tuple[int, int]] = []  # (value, bit), ascending
+    # The table's cards ascending, each as (value, bit, index of the next card): also
+    # the sets of one card as (sum, set, next card), the first level.
+    cards: list[tuple[int, int, int]] = []
     m = table
     while m:
         low = m & -m
         m ^= low
-        cards.append((VALUE[low.bit_length() - 1], low))
-    n = len(cards)
+        cards.append((VALUE[low.bit_length() - 1], low, len(cards) + 1))
     lists: dict[int, list[int]] = {}
-    level = [(v, low, i + 1) for i, (v, low) in enumerate(cards)]  # (sum, set, next card)
+    level = cards
     while level:
         grown = []
         for t, s, i in level:
-            if t in lists:
-                lists[t].append(s)
-            else:
+            sets = lists.get(t)
+            if sets is None:
                 lists[t] = [s]
+            else:
+                sets.append(s)
             room = 14 - t
-            for j in range(i, n):
-                v, low = cards[j]
+            for v, low, j in cards[i:]:  # a slice: no index arithmetic per card
                 if v <= room:
-                    grown.append((t + v, s | low, j + 1))
+                    grown.append((t + v, s | low, j))
         level = grown
-    found = {t: tuple(sets) for t, sets in lists.items()}
+    by_sum: list[tuple[int, ...]] = [()] * 15
+    for t, sets in lists.items():
+        by_sum[t] = tuple(sets)
+    found = tuple(by_sum)
     if len(_SUMS) >= _SUMS_LIMIT:
         _SUMS.clear()
     _SUMS[table] = found
@@ -684,7 +696,7 @@ def _plays(hand: int, table: int) -> list[tuple[int, int]]:
         low = m & -m
         m ^= low
         card = low.bit_length() - 1
-        sets = sums.get(15 - VALUE[card])
+        sets = sums[15 - VALUE[card]]
         if sets:
             captures += [(card, t) for t in sets]
         else:
@@ -708,20 +720,8 @@ _TABLE_MASKS: dict[tuple[int, ...], int] = {}
 
 def _heads_up_move(bot: EscobaHeuristic, state: EscobaState, seat: int) -> int:
     """:meth:`EscobaHeuristic.choose_state` in a two-player search sample (marked
-    ``stop_at_deal_end``), on the state's ints: the plays as (card, mask taken) in the
-    legal order, from the table's sets by sum (no action ids listed, no
-    :class:`_View`), the exact ending where it applies, else :meth:`_View.best`'s
-    bounded scoring (two players: the next seat is an opponent, and the hand's last card
-    is the exact ending's) by the same functions, so the same floats, the same ties and
-    the same draw from the bot's Rng.
-
-    What is scored is a function of the hand, the table, every captured card, the worth
-    table and the next seat's hand size (see :func:`_heads_up_best`), so the tied best
-    ids are memoized by those (a search's paired worlds meet the same decisions again);
-    only the draw among them is made here, each time."""
-    h = state._h
-    off = 40 * seat
-    hand = h >> off & _FULL
+    ``stop_at_deal_end``): :func:`_heads_up_pick` on the state's ints (the table's mask
+    memoized by the engine's tuple)."""
     tab = state._table
     table = _TABLE_MASKS.get(tab)
     if table is None:
@@ -731,9 +731,39 @@ def _heads_up_move(bot: EscobaHeuristic, state: EscobaState, seat: int) -> int:
         if len(_TABLE_MASKS) >= _SUMS_LIMIT:
             _TABLE_MASKS.clear()
         _TABLE_MASKS[tab] = table
+    h = state._h
+    if not h >> 40 * seat & _FULL:
+        return bot._choose_state(state)  # raises: no legal action
+    return _heads_up_pick(bot, seat, h, table, state._sp, state._piles, state._esc, state._last)
+
+
+def _heads_up_pick(
+    bot: EscobaHeuristic,
+    seat: int,
+    h: int,
+    table: int,
+    sp: int,
+    piles: int,
+    esc: tuple[int, ...],
+    last: int | None,
+) -> int:
+    """The move of ``seat`` (holding cards) in a two-player search sample, from the
+    position's ints (the packed hands, the table's mask, the stock position, the packed
+    piles, the escobas, the last capturer): for :func:`_heads_up_move` and the whole
+    rollouts of :func:`fast_rollout`, one decision code.  The plays as (card, mask
+    taken) in the legal order, from the table's sets by sum (no action ids listed, no
+    :class:`_View`), the exact ending where it applies, else :meth:`_View.best`'s
+    bounded scoring (two players: the next seat is an opponent, and the hand's last card
+    is the exact ending's) by the same functions, so the same floats, the same ties and
+    the same draw from the bot's Rng.
+
+    What is scored is a function of the hand, the table, every captured card, the worth
+    table and the next seat's hand size (see :func:`_heads_up_best`), so the tied best
+    ids are memoized by those (a search's paired worlds meet the same decisions again);
+    only the draw among them is made here, each time."""
+    off = 40 * seat
+    hand = h >> off & _FULL
     if not hand & hand - 1:
-        if not hand:
-            return bot._choose_state(state)  # raises: no legal action
         # A round's last card (a third of the moves) is often forced: a trail, or its
         # one capture.  Forced, it is played here, before anything is scored or looked
         # up (a forced play draws nothing from the Rng, on any path).
@@ -750,9 +780,8 @@ def _heads_up_move(bot: EscobaHeuristic, state: EscobaState, seat: int) -> int:
         sets = sums[need]
         if len(sets) == 1:
             return _CAPTURE_IDS[card][sets[0]]
-    if state._sp >= 40 and h.bit_count() <= EXACT_CARDS:
-        return bot._ending.best(state, seat, table)  # type: ignore[union-attr]
-    piles = state._piles
+    if sp >= 40 and h.bit_count() <= EXACT_CARDS:
+        return bot._ending.best_of(h, table, piles, esc, last, seat)  # type: ignore[union-attr]
     facts = _PILES.get(piles << 8 | bot.kind)
     if facts is None:
         facts = _piles_facts(piles, bot.sides, bot.method_index, bot.counting)
@@ -772,21 +801,23 @@ def _heads_up_move(bot: EscobaHeuristic, state: EscobaState, seat: int) -> int:
 
 
 def _heads_up_best(hand: int, table: int, captured: int, wid: int, size: int) -> tuple[int, ...]:
-    """The ids :meth:`_View.best` puts at the top, for :func:`_heads_up_move` (a hand
-    that is not one forced card): :func:`_plays`, :func:`_taking` and
-    :func:`_bounded_best` in one loop each, the same float operations in the same order
-    (so the same scores and ties), without their calls and tuples per play."""
+    """The ids :meth:`_View.best` puts at the top, in the legal order, for
+    :func:`_heads_up_pick` (a hand that is not one forced card): each play valued as
+    :func:`_taking` values it and priced as :func:`_bounded_best` prices it (the same
+    float operations for each play, so the same scores), without their calls.
+
+    The plays are priced best take first.  A play whose take alone is below the top
+    score so far by more than 1e-9 cannot reach the top (a reply only takes away), and
+    neither can any after it: they are not priced.  Which plays tie at the top does not
+    depend on the order they are priced in (the best is always priced, and so is every
+    play within 1e-9 of it), only how many replies are priced: this order prices fewest.
+    The ties are returned sorted, as the legal ids are."""
     sums = _SUMS.get(table)
     if sums is None:
         sums = _sums(table)
     worth = _WORTH[wid]
-    # Each play's id and (value taken, table left) in the legal order: the trails in
-    # card order, then each card's captures in id order (``_plays``), valued as
-    # ``_taking`` values them.
-    ids: list[int] = []
-    pre: list[tuple[float, int]] = []
-    capture_ids: list[int] = []
-    capture_pre: list[tuple[float, int]] = []
+    # Each play as (value taken, table left, id).
+    plays: list[tuple[float, int, int]] = []
     m = hand
     while m:
         low = m & -m
@@ -794,10 +825,9 @@ def _heads_up_best(hand: int, table: int, captured: int, wid: int, size: int) ->
         card = low.bit_length() - 1
         mine = worth[card]
         keep = -KEEP_SHARE * mine
-        sets = sums.get(15 - VALUE[card])
+        sets = sums[15 - VALUE[card]]
         if not sets:
-            ids.append(card)
-            pre.append((keep, table | low))
+            plays.append((keep, table | low, card))
             continue
         card_ids = _CAPTURE_IDS[card]
         for taken in sets:
@@ -811,15 +841,11 @@ def _heads_up_best(hand: int, table: int, captured: int, wid: int, size: int) ->
             left = table & ~taken
             if not left:
                 value += ESCOBA
-            capture_ids.append(card_ids[taken])
-            capture_pre.append((value, left))
-    ids += capture_ids
-    pre += capture_pre
-    # _bounded_best, with its reply's arguments made only where a reply is priced.
-    first = pre.index(max(pre))
-    top, left = pre[first]
-    if not size:
-        return tuple([ids[i] for i, (value, _left) in enumerate(pre) if value >= top - 1e-9])
+            plays.append((value, left, card_ids[taken]))
+    plays.sort(reverse=True)
+    if not size:  # no reply: the takes are the scores
+        top = plays[0][0]
+        return tuple(sorted([a for value, _left, a in plays if value >= top - 1e-9]))
     unseen = _FULL & ~(hand | table | captured)
     odds = _NO_REPLY[unseen.bit_count()][size]
     spread = (
@@ -828,22 +854,26 @@ def _heads_up_best(hand: int, table: int, captured: int, wid: int, size: int) ->
         | _SPREAD[unseen >> 20 & 1023] << 2
         | _SPREAD[unseen >> 30] << 3
     )  # _spread(unseen), inline
-    top -= _reply(left, wid, spread, odds)
-    scores = [_UNSCORED] * len(pre)
-    scores[first] = top
-    for i, (value, left) in enumerate(pre):
-        if i == first or value < top - 1e-9:
-            continue
-        scores[i] = score = value - _reply(left, wid, spread, odds)
+    top = _UNSCORED
+    scored: list[tuple[float, int]] = []
+    for value, left, a in plays:
+        if value < top - 1e-9:
+            break
+        score = value - _reply(left, wid, spread, odds)
+        scored.append((score, a))
         if score > top:
             top = score
-    return tuple([ids[i] for i, s in enumerate(scores) if s >= top - 1e-9])
+    return tuple(sorted([a for score, a in scored if score >= top - 1e-9]))
 
 
 class EscobaHeuristic:
     """Scores each legal action (see the module docstring) and plays the best."""
 
     name = "heuristic"
+
+    # A two-player sample's move from the position's ints, as a method: fast_rollout's
+    # picks are these bound methods (a call the interpreter makes in place).
+    _pick = _heads_up_pick
 
     def __init__(self, game: Game, seed: int, **options: Any) -> None:
         check_bot_options(self.name, options, {})
@@ -1040,70 +1070,68 @@ class _Ending:
             found = _ENDINGS[key] = cls(game)
         return found
 
-    def best(self, state: EscobaState, seat: int, table: int | None = None) -> int:
-        """The exact move of ``seat`` (to act in ``state``'s last round); ``table``, the
-        table's mask where the caller has it.  Memoized by the position (as
-        :meth:`_value`'s memo)."""
-        h = state._h
-        if table is None:
-            table = 0
-            for c in state._table:
-                table |= 1 << c
-        hands = [h & _FULL, h >> 40 & _FULL]
-        piles = state._piles
+    def best(self, state: EscobaState, seat: int) -> int:
+        """The exact move of ``seat`` (to act in ``state``'s last round): :meth:`best_of`
+        on the state's ints."""
+        table = 0
+        for c in state._table:
+            table |= 1 << c
+        return self.best_of(state._h, table, state._piles, state._esc, state._last, seat)
+
+    def best_of(
+        self, h: int, table: int, piles: int, esc: tuple[int, ...], last_seat: int | None, seat: int
+    ) -> int:
+        """The exact move of ``seat`` in a last round given by its ints (the packed
+        hands, the table's mask, the packed piles, the escobas, the last capturer).
+        Memoized by the position (as :meth:`_value`'s memo)."""
+        h0 = h & _FULL
+        h1 = h >> 40 & _FULL
         p0 = piles & _FULL
         p1 = piles >> 40 & _FULL
-        e0, e1 = state._esc
-        last = -1 if state._last is None else state._last
+        e0, e1 = esc
+        last = -1 if last_seat is None else last_seat
         key = h & _FULL2 | table << 80 | p0 << 120 | (last + 1) << 160 | seat << 162
         key |= e0 << 163 | e1 << 170
         found = self.moves.get(key)
         if found is not None:
             return found
-        best_move = (-1, 0)
-        best = 0
-        sign = 1 if seat == 0 else -1
-        for card, taken, child in self._children(hands, table, p0, p1, e0, e1, last, seat):
-            value = sign * self._value(*child)
-            if best_move[0] < 0 or value > best:
-                best, best_move = value, (card, taken)
-        card, taken = best_move
-        found = card if not taken else _CAPTURE_IDS[card][taken]
-        if len(self.moves) >= _ENDING_LIMIT:
-            self.moves.clear()
-        self.moves[key] = found
-        return found
-
-    def _children(
-        self, hands: list[int], table: int, p0: int, p1: int, e0: int, e1: int, last: int, seat: int
-    ) -> list[tuple[int, int, tuple[int, int, int, int, int, int, int, int, int]]]:
-        """Each move of ``seat`` (card, mask taken) in legal order, with the position
-        after it: (h0, h1, table, p0, p1, e0, e1, last capturer or -1, seat to act)."""
-        out = []
-        mine = hands[seat]
-        other = hands[1 - seat]
+        # Each move (card by card, each card's captures in capture-id order) valued by
+        # _value on the position after it; the first of the best is played.
+        mine, other = (h0, h1) if seat == 0 else (h1, h0)
         subsets = _sums(table)
+        value_of = self._value
+        found = -1
+        best = 0
         cards = mine
         while cards:
             low = cards & -cards
             cards ^= low
             card = low.bit_length() - 1
             rest = mine ^ low
-            h0, h1 = (rest, other) if seat == 0 else (other, rest)
-            sets = subsets.get(15 - VALUE[card])
+            sets = subsets[15 - VALUE[card]]
             if not sets:
-                out.append((card, 0, (h0, h1, table | low, p0, p1, e0, e1, last, 1 - seat)))
+                if seat == 0:
+                    value = value_of(rest, h1, table | low, p0, p1, e0, e1, last, 1)
+                else:
+                    value = -value_of(h0, rest, table | low, p0, p1, e0, e1, last, 0)
+                if found < 0 or value > best:
+                    best, found = value, card
                 continue
+            card_ids = _CAPTURE_IDS[card]
             for taken in sets:  # in capture-id order
                 left = table & ~taken
                 gain = taken | low
                 escoba = not left and (self.escoba_last or bool(rest | other))
                 if seat == 0:
-                    child = (h0, h1, left, p0 | gain, p1, e0 + escoba, e1, 0, 1)
+                    value = value_of(rest, h1, left, p0 | gain, p1, e0 + escoba, e1, 0, 1)
                 else:
-                    child = (h0, h1, left, p0, p1 | gain, e0, e1 + escoba, 1, 0)
-                out.append((card, taken, child))
-        return out
+                    value = -value_of(h0, rest, left, p0, p1 | gain, e0, e1 + escoba, 1, 0)
+                if found < 0 or value > best:
+                    best, found = value, card_ids[taken]
+        if len(self.moves) >= _ENDING_LIMIT:
+            self.moves.clear()
+        self.moves[key] = found
+        return found
 
     def _value(
         self, h0: int, h1: int, table: int, p0: int, p1: int, e0: int, e1: int, last: int, seat: int
@@ -1119,41 +1147,24 @@ class _Ending:
             mine, other = h0, h1
         else:
             mine, other = h1, h0
-        if not other and not mine & mine - 1:
-            # The hand's last card, valued here (not memoized): laid, the table goes to
-            # the last capturer; a capture gives the capturer all of it, each set alike
-            # but for the escoba of one taking the whole table (where it counts).
-            # Whether the card captures (some set of the table makes its 15) and whether
-            # the whole table is such a set: the table's reachable sums say it, without
-            # listing the sets (most such tables are met only here).
-            reach = _REACH.get(table)
-            if reach is None:
-                reach = _reach(table)
-            need = 15 - VALUE[mine.bit_length() - 1]
-            every = table | mine
-            if not reach >> need & 1:
-                if last == 0:
-                    p0 |= every
-                elif last == 1:
-                    p1 |= every
-                return self._points(p0, p1) + e0 - e1
-            sweep = self.escoba_last and reach >> 15 == need
-            if seat == 0:
-                return self._points(p0 | every, p1) + e0 + sweep - e1
-            return self._points(p0, p1 | every) + e0 - (e1 + sweep)
+        if not mine & mine - 1:
+            if not other:
+                return self._last_card(mine, table, p0, p1, e0, e1, last, seat)
+            if not other & other - 1:
+                return self._last_two(mine, other, table, p0, p1, e0, e1, last, seat)
         key = h0 | h1 << 40 | table << 80 | p0 << 120 | (last + 1) << 160 | seat << 162
         key |= e0 << 163 | e1 << 170
         found = self.positions.get(key)
         if found is not None:
             return found
-        # The children of _children, in any order (max and min do not care), each
+        # The moves of best_of, in any order (max and min do not care), each
         # valued as it is made.
         # The table's sets are listed only once a card captures (its reachable sums say).
         value_of = self._value
         reach = _REACH.get(table)
         if reach is None:
             reach = _reach(table)
-        subsets: dict[int, tuple[int, ...]] | None = None
+        subsets: tuple[tuple[int, ...], ...] | None = None
         best: int | None = None
         cards = mine
         while cards:
@@ -1185,6 +1196,71 @@ class _Ending:
             self.positions.clear()
         self.positions[key] = best
         return best
+
+    def _last_two(
+        self,
+        mine: int,
+        other: int,
+        table: int,
+        p0: int,
+        p1: int,
+        e0: int,
+        e1: int,
+        last: int,
+        seat: int,
+    ) -> int:
+        """:meth:`_value` of the last two cards, one in each hand (``mine``, ``other``:
+        one-card masks, ``seat`` to play ``mine``): each play of it, then the other's
+        last card (:meth:`_last_card`).  Not memoized: such a position is mostly met
+        once, and a memo's key and entry cost about as much as its one or two
+        children."""
+        need = 15 - VALUE[mine.bit_length() - 1]
+        reach = _REACH.get(table)
+        if reach is None:
+            reach = _reach(table)
+        if not reach >> need & 1:  # laid: the other seat plays the last card
+            return self._last_card(other, table | mine, p0, p1, e0, e1, last, 1 - seat)
+        best: int | None = None
+        for taken in _sums(table)[need]:
+            left = table & ~taken
+            # Not the hand's last card (the other seat still holds one): a sweep counts.
+            escoba = not left
+            if seat == 0:
+                v = self._last_card(other, left, p0 | taken | mine, p1, e0 + escoba, e1, 0, 1)
+                if best is None or v > best:
+                    best = v
+            else:
+                v = self._last_card(other, left, p0, p1 | taken | mine, e0, e1 + escoba, 1, 0)
+                if best is None or v < best:
+                    best = v
+        assert best is not None
+        return best
+
+    def _last_card(
+        self, mine: int, table: int, p0: int, p1: int, e0: int, e1: int, last: int, seat: int
+    ) -> int:
+        """:meth:`_value` of the hand's last card (``mine``, a one-card mask, ``seat`` to
+        play it), valued here (not memoized): laid, the table goes to the last capturer;
+        a capture gives the capturer all of it, each set alike but for the escoba of one
+        taking the whole table (where it counts).  Whether the card captures (some set
+        of the table makes its 15) and whether the whole table is such a set: the
+        table's reachable sums say it, without listing the sets (most such tables are
+        met only here)."""
+        reach = _REACH.get(table)
+        if reach is None:
+            reach = _reach(table)
+        need = 15 - VALUE[mine.bit_length() - 1]
+        every = table | mine
+        if not reach >> need & 1:
+            if last == 0:
+                p0 |= every
+            elif last == 1:
+                p1 |= every
+            return self._points(p0, p1) + e0 - e1
+        sweep = self.escoba_last and reach >> 15 == need
+        if seat == 0:
+            return self._points(p0 | every, p1) + e0 + sweep - e1
+        return self._points(p0, p1 | every) + e0 - (e1 + sweep)
 
     def _points(self, p0: int, p1: int) -> int:
         """Side 0's points less side 1's for these piles, escobas aside."""
@@ -1224,6 +1300,38 @@ _ENDING_LIMIT = 200_000  # entries in either memo of _Ending before it is emptie
 # -- hooks read through the registry (mazo.bots.heuristic) ----------------------------
 
 Heuristic = EscobaHeuristic
+
+
+def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
+    """A search's whole rollout on ints (the ISMCTS hook): given each seat's rollout
+    policy, a function from a search line's state to the state at its hand's end,
+    played by those policies with their own tie draws, the same end as their
+    ``choose_state`` moves applied one by one (tested), without the states between
+    (:meth:`EscobaState.play_to_deal_end`, each move :func:`_heads_up_pick`, the
+    decision code of ``choose_state`` on a two-player sample).  None where the policies
+    are not two plain Escoba heuristics; the function returns None for a line it does
+    not cover (not a two-player line stopping at the deal's end, not in plain play),
+    which the search then plays move by move."""
+    if len(policies) != 2 or any(
+        type(p) is not EscobaHeuristic or p._ending is None for p in policies
+    ):
+        return None
+    picks = [p._pick for p in policies]
+    # The lines the policies' game plays under (its stopping twin): a line of another
+    # game, or of this one dealing on, is left to the move-by-move loop.
+    twin = policies[0].game.stopping()
+
+    def run(state: State) -> State | None:
+        if (
+            type(state) is not EscobaState
+            or state._g is not twin
+            or state._m
+            or state.to_act is None
+        ):
+            return None
+        return state.play_to_deal_end(picks)
+
+    return run
 
 
 # -- reading the others' plays (ISMCTS infer=plays) -----------------------------------
@@ -1355,16 +1463,17 @@ def search_reward(
         if end.match_over:
             winner = end.winner
             return [0.5 if winner is None else float(winner == s) for s in range(sides)]
-        gained = [b - a for a, b in zip(scores, end.scores, strict=True)]
+        after = end.scores
         if sides == 2:
             # The loop below for two sides: each side's edge is the other's negated.
-            edge = gained[0] - gained[1]
+            edge = (after[0] - scores[0]) - (after[1] - scores[1])
             won = 1.0 if edge > 0 else 0.5 if edge == 0 else 0.0
             lost = 1.0 if -edge > 0 else 0.5 if -edge == 0 else 0.0
             return [
                 keep * won + margin * min(1.0, max(0.0, 0.5 + edge / scale)),
                 keep * lost + margin * min(1.0, max(0.0, 0.5 + -edge / scale)),
             ]
+        gained = [b - a for a, b in zip(scores, after, strict=True)]
         out = []
         for side in range(sides):
             edge = gained[side] - max(g for s, g in enumerate(gained) if s != side)
