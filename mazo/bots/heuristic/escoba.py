@@ -683,28 +683,6 @@ def _reply(left: int, wid: int, spread: int, odds: tuple[float, ...]) -> float:
     return reply
 
 
-def _plays(hand: int, table: int) -> list[tuple[int, int]]:
-    """The plays of ``hand`` on ``table`` (masks) as (card, mask taken; 0 for a trail)
-    in the legal order (the ids sorted: the trails, then each card's captures)."""
-    sums = _SUMS.get(table)
-    if sums is None:
-        sums = _sums(table)
-    moves: list[tuple[int, int]] = []
-    captures: list[tuple[int, int]] = []
-    m = hand
-    while m:
-        low = m & -m
-        m ^= low
-        card = low.bit_length() - 1
-        sets = sums[15 - VALUE[card]]
-        if sets:
-            captures += [(card, t) for t in sets]
-        else:
-            moves.append((card, 0))
-    moves += captures
-    return moves
-
-
 def _action(card: int, taken: int) -> int:
     """The id of the play of ``card`` taking ``taken`` (0: laying it)."""
     return _CAPTURE_IDS[card][taken] if taken else card
