@@ -1008,7 +1008,8 @@ class _Ending:
     players (the seat's own observation pins it down, as :mod:`mazo.bots.solver` says).
     Each seat plays for the best difference of the hand's points (the hand won first,
     then by as much as it can; with two sides one follows from the other), the first
-    such move in the legal order.
+    such move card by card (lowest card id first, a card's trail or its captures in
+    capture-id order), which is not the legal order of ids (trails before captures).
 
     For search rollouts only (:meth:`EscobaHeuristic.choose_state` on a search's sample,
     marked ``stop_at_deal_end``): ``normal`` plays its rules of thumb to the end, and
