@@ -30,7 +30,8 @@ game adds its file and nothing else.  Its hooks (module attributes):
     those policies' ``choose_state`` moves, applied one by one with the same draws,
     would reach, without the states between; None for a line it does not cover (the
     search then plays it move by move), and the hook itself returns None for policies it
-    does not know.  Two- and four-player Briscola have it.
+    does not know.  Briscola (any player count), two-player Escoba, Envite and
+    Trionfetti have it; each game's tests compare it with the moves one by one.
 ``match_equity_of(game) -> (state -> float)`` (optional)
     Side 0's chance to win the match from a state (ISMCTS ``reward=equity``).
 ``search_reward(game, margin) -> ((scores, games, end) -> list[float])`` (optional)
