@@ -66,6 +66,8 @@ class Option:
     allowed: tuple[Any, ...] | None = None
     help: str = ""
     check: Callable[[Any], bool] | None = None
+    """False for a value it refuses; it may raise :class:`RulesError` instead, whose
+    message (what is wrong with the value) the refusal then carries."""
     describe: str = ""
     choices: tuple[Any, ...] | None = None
     """Where ``allowed`` is open (a check), the values a form offers as a list (a
@@ -80,14 +82,21 @@ class Option:
     def validate(self, value: Any) -> Any:
         """Return the value if allowed, else raise :class:`RulesError` saying what is."""
         ok = True
+        why = ""
         if self.allowed is not None:
             # bool is an int: keep True from passing for 1 and vice versa.
             ok = any(type(value) is type(v) and value == v for v in self.allowed)
         if ok and self.check is not None:
-            ok = self.check(value)
+            try:
+                ok = self.check(value)
+            except RulesError as err:
+                ok, why = False, f" ({err})"
         if not ok:
+            shown = repr(value)
+            if len(shown) > 80:  # a long list (a custom ranking) would bury the reason
+                shown = shown[:60] + f"... ({len(shown)} characters)"
             raise RulesError(
-                f"option {self.name}={value!r} is not allowed; allowed: {self.allowed_text()}"
+                f"option {self.name}={shown} is not allowed{why}; allowed: {self.allowed_text()}"
             )
         return value
 

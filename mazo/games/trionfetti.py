@@ -182,10 +182,9 @@ assert (_K_PLAY, _K_TRICK) == (K_PLAY, K_TRICK)  # the kinds PartnershipState._e
 
 
 def _ranking_option(value: Any) -> bool:
-    try:
-        parse_ranking(value)
-    except RulesError:
-        return False
+    """A valid ranking; a RulesError saying what is wrong with any other (the option's
+    refusal carries it: 'cards in no level: ...')."""
+    parse_ranking(value)
     return True
 
 

@@ -454,6 +454,26 @@ def test_3_4_initial_ranking_option() -> None:
         load(initial_ranking=json_levels("K Q J"))
 
 
+def test_a_refused_initial_ranking_says_what_is_wrong_with_it() -> None:
+    """A custom ranking option that fails §3.2 is refused with the check's reason (the
+    cards in no level), the long value shortened so that the reason stays in sight."""
+    forty = [
+        {"rank": r, "suits": s}
+        for r in ["1", "3", "K", "Q", "J", "7", "6", "5", "4", "2"]
+        for s in "OCEB"
+    ]
+    with pytest.raises(RulesError) as err:
+        load(initial_ranking=forty)
+    text = str(err.value)
+    assert "option initial_ranking=" in text
+    assert "is not allowed (invalid ranking: cards in no level: 8O 9O 10O ... (12 cards))" in text
+    assert "allowed: a preset id (" in text
+    assert len(text) < 400, text  # not the whole list of forty levels
+    twice = json_levels("K 1 2 3 4 5 6 7 8 9 10 J Q K")
+    with pytest.raises(RulesError, match=r"a card in two levels: KO \(levels 1 and 14\)"):
+        load(initial_ranking=twice)
+
+
 # == §3.2 custom rankings =================================================================
 
 SPLIT_KINGS = [
