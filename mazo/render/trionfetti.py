@@ -126,6 +126,14 @@ def level_text(level: JSON, view: View | None = None) -> str:
     return rank + suits if len(suits) == 1 else f"{rank}({suits})"
 
 
+# The longest ranking text whose status line ("Ranking in force (custom), strongest
+# first: ...") fits one row of 80 columns.
+_ONE_ROW_RANKING = 80 - len("Ranking in force (custom), strongest first: ")
+
+
+_RANK_NOTE_SHORT = "  or type rank <levels, strongest first> (K four suits, KE one, K(BCO) several)"
+
+
 def ranking_text(levels: Sequence[JSON], view: View | None = None) -> str:
     """A ranking on one line, strongest level first."""
     return " > ".join(level_text(level, view) for level in levels)
@@ -906,6 +914,10 @@ class TrionfettiText(GameText):
 
     def notes_after_choices(self, obs: JSON, pause: bool) -> list[str]:
         if obs.get("phase") == "ranking" and not pause:
+            if len(ranking_text(list(obs.get("ranking") or []))) > _ONE_ROW_RANKING:
+                # A long custom ranking takes rows of the table above: the note keeps to
+                # one row (choice 6, Bomba, shows mixed levels written the same way).
+                return [_RANK_NOTE_SHORT]
             return [
                 "  or type rank <levels, strongest first> (K: four suits, KE: one, K(BCO): "
                 "several), e.g. rank KE QE JE 3 4 2 1 10 9 8 7 6 5 K(BCO) Q(BCO) J(BCO)"

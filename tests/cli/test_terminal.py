@@ -511,6 +511,31 @@ def test_trionfetti_status_fits_80_by_24(
         assert _rows(table) <= 24, table
 
 
+@pytest.mark.parametrize(("seed", "bots"), [(3, "normal"), (6, "normal"), (6, "random")])
+def test_trionfetti_fits_80_by_24_under_the_longest_custom_ranking(
+    seed: int, bots: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every card a level of its own (52 levels: the ranking line takes three rows): the
+    cutter's choice and the play still fit 24 rows (the ranking note shortened)."""
+    import json
+
+    ranks = ["1", "3", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "2"]
+    levels = json.dumps([{"rank": r, "suits": s} for r in ranks for s in "OCEB"])
+    argv = ["play", "trionfetti", "--seed", str(seed), "--vs", bots]
+    argv += ["-o", f"initial_ranking={levels}"]
+    _, out, _ = run_cli(argv, capsys, monkeypatch, "1\n2\n3\n" * 30 + "q\n")
+    tables = [
+        re.split(r"Your (?:move|choice) \[", block)[0]
+        for block in out.split("\n\n")[1:]
+        if CHOICES.search(block) and block.startswith("Smazzata ")
+    ]
+    assert any("choose the ranking" in t for t in tables)
+    custom = [t for t in tables if "Ranking in force (custom)" in t]
+    assert custom and all("> 2E > 2B" in t for t in custom)  # the whole order is shown
+    for table in tables:
+        assert _rows(table) <= 24, table
+
+
 # Commands only one game has, as the in-game help words them.
 _OWN_COMMANDS = {
     "briscola": "exchange, decline",
