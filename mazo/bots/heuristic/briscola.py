@@ -953,39 +953,93 @@ def _table_pick(
     game: Any, d: Any, h: int, trick: tuple[int, ...], t: tuple[Any, ...], seat: int, rng: Rng
 ) -> int:
     """:func:`_table_move` on the state's ints (the game, the deal's facts, the packed
-    hands, the trick, the state's ``_t``), for it and for :func:`fast_rollout`'s lines."""
+    hands, the trick, the state's ``_t``); :func:`fast_rollout`'s lines call
+    :func:`_table_choice` themselves, with :func:`_table_trick`'s facts once a trick."""
     hand = h >> 40 * seat & _FULL
     if not hand & (hand - 1):
-        # One card left: the scores below would choose it with no draw (a tenth of the
-        # moves of a deal).
+        # One card left: the scores would choose it with no draw (a tenth of the moves
+        # of a deal).
         return hand.bit_length() - 1
+    return _table_choice(_table_trick(game, d, t), d, h, hand, trick, rng)
+
+
+# What every pick of one trick reads alike (_table_trick): the cards unseen by all (not
+# removed, not won, not the indicator while face up), whether cards are left to draw,
+# the indicator's holder (None until drawn), and per position in the trick the seat
+# there and its neighbours' sides (_TablePlace).
+_TableTrick = tuple[int, bool, Any, tuple[Any, ...]]
+# Per position in a trick: the seat, the seats after it, whether each of them is its
+# partner, and whether each seat before it is.
+_TablePlace = tuple[int, tuple[int, ...], tuple[bool, ...], tuple[bool, ...]]
+_PLACES: dict[tuple[tuple[int, ...], tuple[int, ...], int], tuple[_TablePlace, ...]] = {}
+
+
+def _places(side_of: tuple[int, ...], active: tuple[int, ...], leader: int) -> tuple[Any, ...]:
+    """Every position of a trick led by ``leader`` (:data:`_TablePlace`), remembered."""
+    order = _ORDERS.get((active, leader)) or _order(active, leader)
+    out = []
+    for i, seat in enumerate(order):
+        after = tuple(order[i + 1 :])
+        partners = tuple(side_of[s] == side_of[seat] for s in after)
+        before = tuple(side_of[s] == side_of[seat] for s in order[:i])
+        out.append((seat, after, partners, before))
+    got = _PLACES[side_of, active, leader] = tuple(out)
+    return got
+
+
+def _table_trick(game: Any, d: Any, t: tuple[Any, ...]) -> _TableTrick:
+    """:data:`_TableTrick` for the trick whose ``_t`` is ``t``: computed once a trick."""
     leader, sp, won, _ntricks, holder, _used, _sigs = t
-    trump = d.trump
-    stock = len(d.draw) - sp
-    active = d.active
-    side_of = game.info.side_of
-    my_side = side_of[seat]
-    seen = d.removed | hand
+    seen = d.removed
     for s in range(game.players):
         seen |= won >> 40 * s & _FULL
+    drawing = len(d.draw) > sp
+    if drawing:
+        seen |= 1 << d.indicator  # face up under the stock
+    side_of = game.info.side_of
+    places = _PLACES.get((side_of, d.active, leader)) or _places(side_of, d.active, leader)
+    return _FULL & ~seen, drawing, holder, places
+
+
+# Per count of points at stake (the table's and the card's): _p_take's damping of an
+# overtake in suit and of a trump, the same expressions, so the same floats.
+_SUIT_DAMP: tuple[float, ...] = tuple(1.0 if x > 0 else 0.6 for x in range(128))
+_TRUMP_DAMP: tuple[float, ...] = tuple(min(1.0, 0.25 + x / 10.0) for x in range(128))
+# Leading, every card "takes" the trick so far (_table_choice's ``beaten`` row).
+_ALL_BEAT = (True,) * NUM_CARDS
+
+
+def _table_choice(
+    facts: _TableTrick, d: Any, h: int, hand: int, trick: tuple[int, ...], rng: Rng
+) -> int:
+    """:func:`_table_pick` for a hand of two or more cards, ``facts`` the trick's
+    (:func:`_table_trick`): the facts :meth:`_View.of_state`, ``_finish`` and ``_derive``
+    gather, computed the same way, then each card scored as :meth:`_View.score` scores
+    it (:func:`_p_take` and :func:`_keep`: the same operations, so the same floats), the
+    same ties and the same draw from ``rng``.
+
+    Where nothing is known of the seats after me and they hold as many cards each (every
+    pick while cards are left to draw), each of them beats a card with the same chance:
+    :func:`_p_take`'s loop is written out here with that chance computed once a card."""
+    unseen, drawing, holder, places = facts
+    nt = len(trick)
+    seat, after, partners, before = places[nt]
+    trump = d.trump
+    # The unseen cards: those unseen by all this trick less my hand and the trick (all
+    # among them, so a xor takes each out).
+    unseen ^= hand
     table = 0
     for c in trick:
-        seen |= 1 << c
+        unseen ^= 1 << c
         table += POINTS[c]
     # What this seat knows of another hand: who drew the face-up indicator, while held.
     kseat = -1
-    kmask = 0
-    if holder is not None and holder != seat:
-        kmask = h >> 40 * holder & _FULL & 1 << d.indicator
-        if kmask:
-            kseat = holder
-            seen |= kmask
-    if stock > 0:
-        seen |= 1 << d.indicator
-    unseen = _FULL & ~seen
+    if holder is not None and holder != seat and h >> 40 * holder + d.indicator & 1:
+        kseat = holder
+        unseen ^= 1 << d.indicator
     n_unseen = unseen.bit_count()
-    order = _ORDERS.get((active, leader)) or _order(active, leader)
-    nt = len(trick)
+    trump_mask = SUIT_MASK[trump]
+    n_trumps = (unseen & trump_mask).bit_count()
     wins = _WINS[trump]
     if trick:
         w = 0
@@ -993,29 +1047,77 @@ def _table_pick(
             if wins[trick[w]][trick[i]]:
                 w = i
         lead_best = trick[w]
-        lead_mine = side_of[order[w]] == my_side
+        lead_mine = before[w]
+        beaten = wins[lead_best]
     else:
         lead_best = -1
         lead_mine = False
-    n_trumps = (unseen & SUIT_MASK[trump]).bit_count()
-    info = []
-    for s in order[nt + 1 :]:
-        known = kmask if s == kseat else 0
-        n = (h >> 40 * s & _FULL).bit_count() - known.bit_count()
-        odds = _holds_row(n_unseen, n)
-        info.append((known, odds, side_of[s] == my_side, odds[n_trumps]))
+        beaten = _ALL_BEAT
     cards = _CARDS.get(hand) or _cards(hand)
-    fade = 1.0 if stock > 0 else min(1.0, (len(cards) - 1) / 2.0)
-    plain_fade = fade * (PLAIN_PER_STRENGTH_HEADS_UP if len(active) == 2 else PLAIN_PER_STRENGTH)
-    scores = [
-        (2.0 * _p_take(card, lead_best, lead_mine, table, trump, unseen, info) - 1.0)
-        * (table + POINTS[card])
-        - _keep(card, trump, fade, plain_fade, unseen)
-        for card in cards
-    ]
+    fade = 1.0 if drawing else min(1.0, (len(cards) - 1) / 2.0)
+    plain_fade = fade * (PLAIN_PER_STRENGTH_HEADS_UP if len(d.active) == 2 else PLAIN_PER_STRENGTH)
+    keeps = _KEEPS.get((trump, fade, plain_fade)) or _keeps(trump, fade, plain_fade)
+    sizes = [(h >> 40 * s & _FULL).bit_count() for s in after]
+    scores = []
+    if after and (kseat in after or sizes.count(sizes[0]) < len(sizes)):
+        # The indicator's holder plays after me, or hands differ: _p_take as it is.
+        info = []
+        for j, s in enumerate(after):
+            known = 1 << d.indicator if s == kseat else 0
+            odds = _holds_row(n_unseen, sizes[j] - known.bit_count())
+            info.append((known, odds, partners[j], odds[n_trumps]))
+        for card in cards:
+            mine = _p_take(card, lead_best, lead_mine, table, trump, unseen, info)
+            x = (2.0 * mine - 1.0) * (table + POINTS[card])
+            scores.append(x - keeps[2 * card + (not unseen & HIGHER[card])])
+    else:
+        odds = _holds_row(n_unseen, sizes[0]) if after else _NO_ODDS
+        holds_trump = odds[n_trumps]
+        for card in cards:
+            # _p_take, every seat after me alike (see above).
+            if beaten[card]:
+                best = card
+                mine = 1.0
+            else:
+                best = lead_best
+                mine = 1.0 if lead_mine else 0.0
+            at_stake = table + POINTS[card]
+            if after:
+                p_suit = odds[(unseen & HIGHER[best]).bit_count()]
+                p_trump = 0.0
+                if not trump_mask >> best & 1:
+                    p_trump = holds_trump
+                    p_trump *= _TRUMP_DAMP[at_stake]
+                p_suit *= _SUIT_DAMP[at_stake]
+                p = 1.0 - (1.0 - p_suit) * (1.0 - p_trump)
+                for partner in partners:
+                    if partner:
+                        mine += (1.0 - mine) * p * PARTNER_RESCUE
+                    else:
+                        mine *= 1.0 - p
+            x = (2.0 * mine - 1.0) * at_stake
+            scores.append(x - keeps[2 * card + (not unseen & HIGHER[card])])
     top = max(scores)
     chosen = [c for c, x in zip(cards, scores, strict=True) if x >= top - 1e-9]
     return chosen[0] if len(chosen) == 1 else rng.choice(chosen)
+
+
+_NO_ODDS: tuple[float, ...] = (0.0,) * (NUM_CARDS + 1)
+
+# (trump, fade, plain_fade) -> per card c, _keep's worth of c at 2 c when an unseen card
+# outranks it in its suit and at 2 c + 1 when none does (all that _keep reads of the
+# unseen cards).
+_KEEPS: dict[tuple[int, float, float], tuple[float, ...]] = {}
+
+
+def _keeps(trump: int, fade: float, plain_fade: float) -> tuple[float, ...]:
+    """:data:`_KEEPS`' row, computed by :func:`_keep` itself (so the same floats)."""
+    out: list[float] = []
+    for c in range(NUM_CARDS):
+        out.append(_keep(c, trump, fade, plain_fade, HIGHER[c]))
+        out.append(_keep(c, trump, fade, plain_fade, 0))
+    got = _KEEPS[trump, fade, plain_fade] = tuple(out)
+    return got
 
 
 def _plain_deal(state: BriscolaState) -> bool:
@@ -1064,8 +1166,19 @@ def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
 
             return state.play_to_deal_end(heads_up)
 
+        # The trick's facts, computed at its first pick that weighs cards (``t`` is a
+        # new tuple each trick).
+        last_t: tuple[Any, ...] | None = None
+        facts: Any = None
+
         def table(seat: int, h: int, trick: tuple[int, ...], t: tuple[Any, ...]) -> int:
-            return _table_pick(game, d, h, trick, t, seat, rngs[seat])
+            nonlocal last_t, facts
+            hand = h >> 40 * seat & _FULL
+            if not hand & (hand - 1):
+                return hand.bit_length() - 1  # one card left (as _table_pick)
+            if t is not last_t:
+                last_t, facts = t, _table_trick(game, d, t)
+            return _table_choice(facts, d, h, hand, trick, rngs[seat])
 
         return state.play_to_deal_end(table)
 
