@@ -960,14 +960,16 @@ def _table_pick(
         # One card left: the scores would choose it with no draw (a tenth of the moves
         # of a deal).
         return hand.bit_length() - 1
-    return _table_choice(_table_trick(game, d, t), d, h, hand, trick, rng)
+    return _table_choice(_table_trick(game, d, t, h, trick), d, h, hand, trick, rng)
 
 
 # What every pick of one trick reads alike (_table_trick): the cards unseen by all (not
 # removed, not won, not the indicator while face up), whether cards are left to draw,
-# the indicator's holder (None until drawn), and per position in the trick the seat
-# there and its neighbours' sides (_TablePlace).
-_TableTrick = tuple[int, bool, Any, tuple[Any, ...]]
+# the indicator's holder (None until drawn), per position in the trick the seat there
+# and its neighbours' sides (_TablePlace), and the cards each seat yet to play holds
+# with _keep's row for that hand size (:data:`_KEEPS`), or -1 and None where they hold
+# different numbers (never in a deal: all draw alike).
+_TableTrick = tuple[int, bool, Any, tuple[Any, ...], int, tuple[float, ...] | None]
 # Per position in a trick: the seat, the seats after it, whether each of them is its
 # partner, and whether each seat before it is.
 _TablePlace = tuple[int, tuple[int, ...], tuple[bool, ...], tuple[bool, ...]]
@@ -987,8 +989,12 @@ def _places(side_of: tuple[int, ...], active: tuple[int, ...], leader: int) -> t
     return got
 
 
-def _table_trick(game: Any, d: Any, t: tuple[Any, ...]) -> _TableTrick:
-    """:data:`_TableTrick` for the trick whose ``_t`` is ``t``: computed once a trick."""
+def _table_trick(
+    game: Any, d: Any, t: tuple[Any, ...], h: int, trick: tuple[int, ...]
+) -> _TableTrick:
+    """:data:`_TableTrick` for the trick whose ``_t`` is ``t``, from a pick of it (the
+    hands ``h``, the ``trick`` so far): the seats yet to play keep their hands until
+    their own pick, so the facts hold for the trick's later picks too."""
     leader, sp, won, _ntricks, holder, _used, _sigs = t
     seen = d.removed
     for s in range(game.players):
@@ -998,7 +1004,38 @@ def _table_trick(game: Any, d: Any, t: tuple[Any, ...]) -> _TableTrick:
         seen |= 1 << d.indicator  # face up under the stock
     side_of = game.info.side_of
     places = _PLACES.get((side_of, d.active, leader)) or _places(side_of, d.active, leader)
-    return _FULL & ~seen, drawing, holder, places
+    seat, after, _partners, _before = places[len(trick)]
+    size = (h >> 40 * seat & _FULL).bit_count()
+    keeps = None
+    if all((h >> 40 * s & _FULL).bit_count() == size for s in after):
+        fade, plain_fade = _fades(drawing, size, len(d.active))
+        keeps = _KEEPS.get((d.trump, fade, plain_fade)) or _keeps(d.trump, fade, plain_fade)
+    else:
+        size = -1
+    return _FULL & ~seen, drawing, holder, places, size, keeps
+
+
+def _fades(drawing: bool, n_cards: int, k: int) -> tuple[float, float]:
+    """:attr:`_View.fade` and ``plain_fade`` for a hand of ``n_cards`` (``_derive``'s
+    expressions)."""
+    fade = 1.0 if drawing else min(1.0, (n_cards - 1) / 2.0)
+    return fade, fade * (PLAIN_PER_STRENGTH_HEADS_UP if k == 2 else PLAIN_PER_STRENGTH)
+
+
+# (trump, fade, plain_fade) -> per card c, _keep's worth of c at 2 c when an unseen card
+# outranks it in its suit and at 2 c + 1 when none does (all that _keep reads of the
+# unseen cards).
+_KEEPS: dict[tuple[int, float, float], tuple[float, ...]] = {}
+
+
+def _keeps(trump: int, fade: float, plain_fade: float) -> tuple[float, ...]:
+    """:data:`_KEEPS`' row, computed by :func:`_keep` itself (so the same floats)."""
+    out: list[float] = []
+    for c in range(NUM_CARDS):
+        out.append(_keep(c, trump, fade, plain_fade, HIGHER[c]))
+        out.append(_keep(c, trump, fade, plain_fade, 0))
+    got = _KEEPS[trump, fade, plain_fade] = tuple(out)
+    return got
 
 
 # Per count of points at stake (the table's and the card's): _p_take's damping of an
@@ -1018,10 +1055,11 @@ def _table_choice(
     it (:func:`_p_take` and :func:`_keep`: the same operations, so the same floats), the
     same ties and the same draw from ``rng``.
 
-    Where nothing is known of the seats after me and they hold as many cards each (every
-    pick while cards are left to draw), each of them beats a card with the same chance:
-    :func:`_p_take`'s loop is written out here with that chance computed once a card."""
-    unseen, drawing, holder, places = facts
+    Where nothing is known of the seats after me and they hold as many cards as I do
+    (every pick but those after the indicator's holder has drawn it), each of them beats
+    a card with the same chance: :func:`_p_take`'s loop is written out here with that
+    chance computed once a card."""
+    unseen, drawing, holder, places, size, keeps = facts
     nt = len(trick)
     seat, after, partners, before = places[nt]
     trump = d.trump
@@ -1038,8 +1076,8 @@ def _table_choice(
         kseat = holder
         unseen ^= 1 << d.indicator
     n_unseen = unseen.bit_count()
-    trump_mask = SUIT_MASK[trump]
-    n_trumps = (unseen & trump_mask).bit_count()
+    n_trumps = (unseen & SUIT_MASK[trump]).bit_count()
+    cards = _CARDS.get(hand) or _cards(hand)
     wins = _WINS[trump]
     if trick:
         w = 0
@@ -1053,39 +1091,47 @@ def _table_choice(
         lead_best = -1
         lead_mine = False
         beaten = _ALL_BEAT
-    cards = _CARDS.get(hand) or _cards(hand)
-    fade = 1.0 if drawing else min(1.0, (len(cards) - 1) / 2.0)
-    plain_fade = fade * (PLAIN_PER_STRENGTH_HEADS_UP if len(d.active) == 2 else PLAIN_PER_STRENGTH)
-    keeps = _KEEPS.get((trump, fade, plain_fade)) or _keeps(trump, fade, plain_fade)
-    sizes = [(h >> 40 * s & _FULL).bit_count() for s in after]
     scores = []
-    if after and (kseat in after or sizes.count(sizes[0]) < len(sizes)):
-        # The indicator's holder plays after me, or hands differ: _p_take as it is.
+    if keeps is None or kseat in after:
+        # The indicator's holder plays after me (or hands differ): _p_take as it is.
+        fade, plain_fade = _fades(drawing, len(cards), len(d.active))
+        keeps = _KEEPS.get((trump, fade, plain_fade)) or _keeps(trump, fade, plain_fade)
         info = []
         for j, s in enumerate(after):
             known = 1 << d.indicator if s == kseat else 0
-            odds = _holds_row(n_unseen, sizes[j] - known.bit_count())
+            n = (h >> 40 * s & _FULL).bit_count() - known.bit_count()
+            odds = _holds_row(n_unseen, n)
             info.append((known, odds, partners[j], odds[n_trumps]))
         for card in cards:
             mine = _p_take(card, lead_best, lead_mine, table, trump, unseen, info)
             x = (2.0 * mine - 1.0) * (table + POINTS[card])
             scores.append(x - keeps[2 * card + (not unseen & HIGHER[card])])
     else:
-        odds = _holds_row(n_unseen, sizes[0]) if after else _NO_ODDS
+        odds = _holds_row(n_unseen, size) if after else _NO_ODDS
         holds_trump = odds[n_trumps]
+        if trick:
+            # What a card that does not take the trick leaves the seats after me to beat.
+            lead_suit = (unseen & HIGHER[lead_best]).bit_count()
+            lead_plain = SUIT[lead_best] != trump
+            lead_mine_f = 1.0 if lead_mine else 0.0
         for card in cards:
-            # _p_take, every seat after me alike (see above).
-            if beaten[card]:
-                best = card
-                mine = 1.0
-            else:
-                best = lead_best
-                mine = 1.0 if lead_mine else 0.0
+            # _p_take, every seat after me alike (see above); _keep from ``keeps``.
             at_stake = table + POINTS[card]
+            if beaten[card]:
+                above = unseen & HIGHER[card]
+                mine = 1.0
+                good_suit = above.bit_count()
+                plain = SUIT[card] != trump
+                keep = keeps[2 * card + (not above)]
+            else:
+                mine = lead_mine_f
+                good_suit = lead_suit
+                plain = lead_plain
+                keep = keeps[2 * card + (not unseen & HIGHER[card])]
             if after:
-                p_suit = odds[(unseen & HIGHER[best]).bit_count()]
+                p_suit = odds[good_suit]
                 p_trump = 0.0
-                if not trump_mask >> best & 1:
+                if plain:
                     p_trump = holds_trump
                     p_trump *= _TRUMP_DAMP[at_stake]
                 p_suit *= _SUIT_DAMP[at_stake]
@@ -1095,29 +1141,13 @@ def _table_choice(
                         mine += (1.0 - mine) * p * PARTNER_RESCUE
                     else:
                         mine *= 1.0 - p
-            x = (2.0 * mine - 1.0) * at_stake
-            scores.append(x - keeps[2 * card + (not unseen & HIGHER[card])])
+            scores.append((2.0 * mine - 1.0) * at_stake - keep)
     top = max(scores)
     chosen = [c for c, x in zip(cards, scores, strict=True) if x >= top - 1e-9]
     return chosen[0] if len(chosen) == 1 else rng.choice(chosen)
 
 
 _NO_ODDS: tuple[float, ...] = (0.0,) * (NUM_CARDS + 1)
-
-# (trump, fade, plain_fade) -> per card c, _keep's worth of c at 2 c when an unseen card
-# outranks it in its suit and at 2 c + 1 when none does (all that _keep reads of the
-# unseen cards).
-_KEEPS: dict[tuple[int, float, float], tuple[float, ...]] = {}
-
-
-def _keeps(trump: int, fade: float, plain_fade: float) -> tuple[float, ...]:
-    """:data:`_KEEPS`' row, computed by :func:`_keep` itself (so the same floats)."""
-    out: list[float] = []
-    for c in range(NUM_CARDS):
-        out.append(_keep(c, trump, fade, plain_fade, HIGHER[c]))
-        out.append(_keep(c, trump, fade, plain_fade, 0))
-    got = _KEEPS[trump, fade, plain_fade] = tuple(out)
-    return got
 
 
 def _plain_deal(state: BriscolaState) -> bool:
@@ -1177,7 +1207,7 @@ def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
             if not hand & (hand - 1):
                 return hand.bit_length() - 1  # one card left (as _table_pick)
             if t is not last_t:
-                last_t, facts = t, _table_trick(game, d, t)
+                last_t, facts = t, _table_trick(game, d, t, h, trick)
             return _table_choice(facts, d, h, hand, trick, rngs[seat])
 
         return state.play_to_deal_end(table)
