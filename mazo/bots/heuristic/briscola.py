@@ -1055,10 +1055,10 @@ def _table_choice(
     it (:func:`_p_take` and :func:`_keep`: the same operations, so the same floats), the
     same ties and the same draw from ``rng``.
 
-    Where nothing is known of the seats after me and they hold as many cards as I do
-    (every pick but those after the indicator's holder has drawn it), each of them beats
-    a card with the same chance: :func:`_p_take`'s loop is written out here with that
-    chance computed once a card."""
+    The seats after me hold as many cards as I do (every pick of a deal), so each of
+    them but the indicator's holder (who holds a card I know) beats a card with the same
+    chance: :func:`_p_take`'s loop is written out here with that chance computed once a
+    card, and the holder's apart."""
     unseen, drawing, holder, places, size, keeps = facts
     nt = len(trick)
     seat, after, partners, before = places[nt]
@@ -1092,8 +1092,8 @@ def _table_choice(
         lead_mine = False
         beaten = _ALL_BEAT
     scores = []
-    if keeps is None or kseat in after:
-        # The indicator's holder plays after me (or hands differ): _p_take as it is.
+    if keeps is None:
+        # Hands of different sizes (never in a deal): _p_take as it is.
         fade, plain_fade = _fades(drawing, len(cards), len(d.active))
         keeps = _KEEPS.get((trump, fade, plain_fade)) or _keeps(trump, fade, plain_fade)
         info = []
@@ -1109,6 +1109,11 @@ def _table_choice(
     else:
         odds = _holds_row(n_unseen, size) if after else _NO_ODDS
         holds_trump = odds[n_trumps]
+        # The indicator's holder, if he plays after me: I know that one of his cards.
+        kpos = after.index(kseat) if kseat >= 0 and kseat in after else -1
+        if kpos >= 0:
+            k_odds = _holds_row(n_unseen, size - 1)
+            k_bit = 1 << d.indicator
         if trick:
             # What a card that does not take the trick leaves the seats after me to beat.
             lead_suit = (unseen & HIGHER[lead_best]).bit_count()
@@ -1118,12 +1123,14 @@ def _table_choice(
             # _p_take, every seat after me alike (see above); _keep from ``keeps``.
             at_stake = table + POINTS[card]
             if beaten[card]:
+                best = card
                 above = unseen & HIGHER[card]
                 mine = 1.0
                 good_suit = above.bit_count()
                 plain = SUIT[card] != trump
                 keep = keeps[2 * card + (not above)]
             else:
+                best = lead_best
                 mine = lead_mine_f
                 good_suit = lead_suit
                 plain = lead_plain
@@ -1136,11 +1143,27 @@ def _table_choice(
                     p_trump *= _TRUMP_DAMP[at_stake]
                 p_suit *= _SUIT_DAMP[at_stake]
                 p = 1.0 - (1.0 - p_suit) * (1.0 - p_trump)
-                for partner in partners:
-                    if partner:
-                        mine += (1.0 - mine) * p * PARTNER_RESCUE
-                    else:
-                        mine *= 1.0 - p
+                if kpos < 0:
+                    for partner in partners:
+                        if partner:
+                            mine += (1.0 - mine) * p * PARTNER_RESCUE
+                        else:
+                            mine *= 1.0 - p
+                else:
+                    # The holder's chance: the indicator is a trump he holds for sure.
+                    p_suit = 1.0 if k_bit & HIGHER[best] else k_odds[good_suit]
+                    p_trump = 0.0
+                    if plain:
+                        p_trump = 1.0
+                        p_trump *= _TRUMP_DAMP[at_stake]
+                    p_suit *= _SUIT_DAMP[at_stake]
+                    p_k = 1.0 - (1.0 - p_suit) * (1.0 - p_trump)
+                    for j, partner in enumerate(partners):
+                        q = p_k if j == kpos else p
+                        if partner:
+                            mine += (1.0 - mine) * q * PARTNER_RESCUE
+                        else:
+                            mine *= 1.0 - q
             scores.append((2.0 * mine - 1.0) * at_stake - keep)
     top = max(scores)
     chosen = [c for c, x in zip(cards, scores, strict=True) if x >= top - 1e-9]
