@@ -953,14 +953,9 @@ def _table_pick(
     game: Any, d: Any, h: int, trick: tuple[int, ...], t: tuple[Any, ...], seat: int, rng: Rng
 ) -> int:
     """:func:`_table_move` on the state's ints (the game, the deal's facts, the packed
-    hands, the trick, the state's ``_t``); :func:`fast_rollout`'s lines call
-    :func:`_table_choice` themselves, with :func:`_table_trick`'s facts once a trick."""
-    hand = h >> 40 * seat & _FULL
-    if not hand & (hand - 1):
-        # One card left: the scores would choose it with no draw (a tenth of the moves
-        # of a deal).
-        return hand.bit_length() - 1
-    return _table_choice(_table_trick(game, d, t, h, trick), d, h, hand, trick, rng)
+    hands, the trick, the state's ``_t``): one pick of :func:`_table_picker`, which
+    :func:`fast_rollout`'s lines use for a whole deal."""
+    return _table_picker(game, d, [rng] * game.players)(seat, h, trick, t)
 
 
 # What every pick of one trick reads alike (_table_trick): the cards unseen by all (not
@@ -1042,132 +1037,153 @@ def _keeps(trump: int, fade: float, plain_fade: float) -> tuple[float, ...]:
 # overtake in suit and of a trump, the same expressions, so the same floats.
 _SUIT_DAMP: tuple[float, ...] = tuple(1.0 if x > 0 else 0.6 for x in range(128))
 _TRUMP_DAMP: tuple[float, ...] = tuple(min(1.0, 0.25 + x / 10.0) for x in range(128))
-# Leading, every card "takes" the trick so far (_table_choice's ``beaten`` row).
+# Leading, every card "takes" the trick so far (_table_picker's ``beaten`` row).
 _ALL_BEAT = (True,) * NUM_CARDS
 
 
-def _table_choice(
-    facts: _TableTrick, d: Any, h: int, hand: int, trick: tuple[int, ...], rng: Rng
-) -> int:
-    """:func:`_table_pick` for a hand of two or more cards, ``facts`` the trick's
-    (:func:`_table_trick`): the facts :meth:`_View.of_state`, ``_finish`` and ``_derive``
-    gather, computed the same way, then each card scored as :meth:`_View.score` scores
-    it (:func:`_p_take` and :func:`_keep`: the same operations, so the same floats), the
-    same ties and the same draw from ``rng``.
+def _table_picker(
+    game: Any, d: Any, rngs: list[Rng]
+) -> Callable[[int, int, tuple[int, ...], tuple[Any, ...]], int]:
+    """The card pick of every seat of one deal's line (for
+    :meth:`BriscolaState.play_to_deal_end`, and :func:`_table_pick`'s one pick):
+    ``pick(seat, hands, trick, t)`` is :func:`_table_pick`'s card, drawing ties from
+    ``rngs[seat]``; the trick's facts (:func:`_table_trick`) are computed at its first
+    pick that weighs cards and kept for the rest (``t`` is a new tuple each trick).
 
-    The seats after me hold as many cards as I do (every pick of a deal), so each of
-    them but the indicator's holder (who holds a card I know) beats a card with the same
-    chance: :func:`_p_take`'s loop is written out here with that chance computed once a
-    card, and the holder's apart."""
-    unseen, drawing, holder, places, size, keeps = facts
-    nt = len(trick)
-    seat, after, partners, before = places[nt]
+    A pick gathers the facts :meth:`_View.of_state`, ``_finish`` and ``_derive`` gather,
+    computed the same way, then scores each card as :meth:`_View.score` scores it
+    (:func:`_p_take` and :func:`_keep`: the same operations, so the same floats), with
+    the same ties and the same draw from the seat's Rng.  The seats after me hold as
+    many cards as I do (every pick of a deal), so each of them but the indicator's
+    holder (who holds a card I know) beats a card with the same chance:
+    :func:`_p_take`'s loop is written out here with that chance computed once a card,
+    and the holder's apart."""
     trump = d.trump
-    # The unseen cards: those unseen by all this trick less my hand and the trick (all
-    # among them, so a xor takes each out).
-    unseen ^= hand
-    table = 0
-    for c in trick:
-        unseen ^= 1 << c
-        table += POINTS[c]
-    # What this seat knows of another hand: who drew the face-up indicator, while held.
-    kseat = -1
-    if holder is not None and holder != seat and h >> 40 * holder + d.indicator & 1:
-        kseat = holder
-        unseen ^= 1 << d.indicator
-    n_unseen = unseen.bit_count()
-    n_trumps = (unseen & SUIT_MASK[trump]).bit_count()
-    cards = _CARDS.get(hand) or _cards(hand)
+    indicator = d.indicator
+    k_bit = 1 << indicator
+    trump_mask = SUIT_MASK[trump]
     wins = _WINS[trump]
-    if trick:
-        w = 0
-        for i in range(1, nt):
-            if wins[trick[w]][trick[i]]:
-                w = i
-        lead_best = trick[w]
-        lead_mine = before[w]
-        beaten = wins[lead_best]
-    else:
-        lead_best = -1
-        lead_mine = False
-        beaten = _ALL_BEAT
-    scores = []
-    if keeps is None:
-        # Hands of different sizes (never in a deal): _p_take as it is.
-        fade, plain_fade = _fades(drawing, len(cards), len(d.active))
-        keeps = _KEEPS.get((trump, fade, plain_fade)) or _keeps(trump, fade, plain_fade)
-        info = []
-        for j, s in enumerate(after):
-            known = 1 << d.indicator if s == kseat else 0
-            n = (h >> 40 * s & _FULL).bit_count() - known.bit_count()
-            odds = _holds_row(n_unseen, n)
-            info.append((known, odds, partners[j], odds[n_trumps]))
-        for card in cards:
-            mine = _p_take(card, lead_best, lead_mine, table, trump, unseen, info)
-            x = (2.0 * mine - 1.0) * (table + POINTS[card])
-            scores.append(x - keeps[2 * card + (not unseen & HIGHER[card])])
-    else:
-        odds = _holds_row(n_unseen, size) if after else _NO_ODDS
-        holds_trump = odds[n_trumps]
-        # The indicator's holder, if he plays after me: I know that one of his cards.
-        kpos = after.index(kseat) if kseat >= 0 and kseat in after else -1
-        if kpos >= 0:
-            k_odds = _holds_row(n_unseen, size - 1)
-            k_bit = 1 << d.indicator
+    k = len(d.active)
+    last_t: tuple[Any, ...] | None = None
+    facts: Any = None
+
+    def pick(seat: int, h: int, trick: tuple[int, ...], t: tuple[Any, ...]) -> int:
+        nonlocal last_t, facts
+        hand = h >> 40 * seat & _FULL
+        if not hand & (hand - 1):
+            # One card left: the scores would choose it with no draw (a tenth of the
+            # moves of a deal).
+            return hand.bit_length() - 1
+        if t is not last_t:
+            last_t, facts = t, _table_trick(game, d, t, h, trick)
+        unseen, drawing, holder, places, size, keeps = facts
+        nt = len(trick)
+        _seat, after, partners, before = places[nt]
+        # The unseen cards: those unseen by all this trick less my hand and the trick (all
+        # among them, so a xor takes each out).
+        unseen ^= hand
+        table = 0
+        for c in trick:
+            unseen ^= 1 << c
+            table += POINTS[c]
+        # What this seat knows of another hand: who drew the face-up indicator, while held.
+        kseat = -1
+        if holder is not None and holder != seat and h >> 40 * holder + indicator & 1:
+            kseat = holder
+            unseen ^= k_bit
+        n_unseen = unseen.bit_count()
+        n_trumps = (unseen & trump_mask).bit_count()
+        cards = _CARDS.get(hand) or _cards(hand)
         if trick:
-            # What a card that does not take the trick leaves the seats after me to beat.
-            lead_suit = (unseen & HIGHER[lead_best]).bit_count()
-            lead_plain = SUIT[lead_best] != trump
-            lead_mine_f = 1.0 if lead_mine else 0.0
-        for card in cards:
-            # _p_take, every seat after me alike (see above); _keep from ``keeps``.
-            at_stake = table + POINTS[card]
-            if beaten[card]:
-                best = card
-                above = unseen & HIGHER[card]
-                mine = 1.0
-                good_suit = above.bit_count()
-                plain = SUIT[card] != trump
-                keep = keeps[2 * card + (not above)]
-            else:
-                best = lead_best
-                mine = lead_mine_f
-                good_suit = lead_suit
-                plain = lead_plain
-                keep = keeps[2 * card + (not unseen & HIGHER[card])]
-            if after:
-                p_suit = odds[good_suit]
-                p_trump = 0.0
-                if plain:
-                    p_trump = holds_trump
-                    p_trump *= _TRUMP_DAMP[at_stake]
-                p_suit *= _SUIT_DAMP[at_stake]
-                p = 1.0 - (1.0 - p_suit) * (1.0 - p_trump)
-                if kpos < 0:
-                    for partner in partners:
-                        if partner:
-                            mine += (1.0 - mine) * p * PARTNER_RESCUE
-                        else:
-                            mine *= 1.0 - p
+            w = 0
+            for i in range(1, nt):
+                if wins[trick[w]][trick[i]]:
+                    w = i
+            lead_best = trick[w]
+            lead_mine = before[w]
+            beaten = wins[lead_best]
+        else:
+            lead_best = -1
+            lead_mine = False
+            beaten = _ALL_BEAT
+        scores = []
+        if keeps is None:
+            # Hands of different sizes (never in a deal): _p_take as it is.
+            fade, plain_fade = _fades(drawing, len(cards), k)
+            keeps = _KEEPS.get((trump, fade, plain_fade)) or _keeps(trump, fade, plain_fade)
+            info = []
+            for j, s in enumerate(after):
+                known = k_bit if s == kseat else 0
+                n = (h >> 40 * s & _FULL).bit_count() - known.bit_count()
+                odds = _holds_row(n_unseen, n)
+                info.append((known, odds, partners[j], odds[n_trumps]))
+            for card in cards:
+                mine = _p_take(card, lead_best, lead_mine, table, trump, unseen, info)
+                x = (2.0 * mine - 1.0) * (table + POINTS[card])
+                scores.append(x - keeps[2 * card + (not unseen & HIGHER[card])])
+        else:
+            odds = _holds_row(n_unseen, size) if after else _NO_ODDS
+            holds_trump = odds[n_trumps]
+            # The indicator's holder, if he plays after me: I know that one of his cards.
+            kpos = after.index(kseat) if kseat >= 0 and kseat in after else -1
+            if kpos >= 0:
+                k_odds = _holds_row(n_unseen, size - 1)
+            if trick:
+                # What a card that does not take the trick leaves the seats after me to beat.
+                lead_suit = (unseen & HIGHER[lead_best]).bit_count()
+                lead_plain = SUIT[lead_best] != trump
+                lead_mine_f = 1.0 if lead_mine else 0.0
+            for card in cards:
+                # _p_take, every seat after me alike (see above); _keep from ``keeps``.
+                at_stake = table + POINTS[card]
+                if beaten[card]:
+                    best = card
+                    above = unseen & HIGHER[card]
+                    mine = 1.0
+                    good_suit = above.bit_count()
+                    plain = SUIT[card] != trump
+                    keep = keeps[2 * card + (not above)]
                 else:
-                    # The holder's chance: the indicator is a trump he holds for sure.
-                    p_suit = 1.0 if k_bit & HIGHER[best] else k_odds[good_suit]
+                    best = lead_best
+                    mine = lead_mine_f
+                    good_suit = lead_suit
+                    plain = lead_plain
+                    keep = keeps[2 * card + (not unseen & HIGHER[card])]
+                if after:
+                    p_suit = odds[good_suit]
                     p_trump = 0.0
                     if plain:
-                        p_trump = 1.0
+                        p_trump = holds_trump
                         p_trump *= _TRUMP_DAMP[at_stake]
                     p_suit *= _SUIT_DAMP[at_stake]
-                    p_k = 1.0 - (1.0 - p_suit) * (1.0 - p_trump)
-                    for j, partner in enumerate(partners):
-                        q = p_k if j == kpos else p
-                        if partner:
-                            mine += (1.0 - mine) * q * PARTNER_RESCUE
-                        else:
-                            mine *= 1.0 - q
-            scores.append((2.0 * mine - 1.0) * at_stake - keep)
-    top = max(scores)
-    chosen = [c for c, x in zip(cards, scores, strict=True) if x >= top - 1e-9]
-    return chosen[0] if len(chosen) == 1 else rng.choice(chosen)
+                    p = 1.0 - (1.0 - p_suit) * (1.0 - p_trump)
+                    if kpos < 0:
+                        for partner in partners:
+                            if partner:
+                                mine += (1.0 - mine) * p * PARTNER_RESCUE
+                            else:
+                                mine *= 1.0 - p
+                    else:
+                        # The holder's chance: the indicator is a trump he holds for sure.
+                        p_suit = 1.0 if k_bit & HIGHER[best] else k_odds[good_suit]
+                        p_trump = 0.0
+                        if plain:
+                            p_trump = 1.0
+                            p_trump *= _TRUMP_DAMP[at_stake]
+                        p_suit *= _SUIT_DAMP[at_stake]
+                        p_k = 1.0 - (1.0 - p_suit) * (1.0 - p_trump)
+                        for j, partner in enumerate(partners):
+                            q = p_k if j == kpos else p
+                            if partner:
+                                mine += (1.0 - mine) * q * PARTNER_RESCUE
+                            else:
+                                mine *= 1.0 - q
+                scores.append((2.0 * mine - 1.0) * at_stake - keep)
+        top = max(scores)
+        chosen = [c for c, x in zip(cards, scores, strict=True) if x >= top - 1e-9]
+        return chosen[0] if len(chosen) == 1 else rngs[seat].choice(chosen)
+
+    return pick
 
 
 _NO_ODDS: tuple[float, ...] = (0.0,) * (NUM_CARDS + 1)
@@ -1219,21 +1235,7 @@ def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
 
             return state.play_to_deal_end(heads_up)
 
-        # The trick's facts, computed at its first pick that weighs cards (``t`` is a
-        # new tuple each trick).
-        last_t: tuple[Any, ...] | None = None
-        facts: Any = None
-
-        def table(seat: int, h: int, trick: tuple[int, ...], t: tuple[Any, ...]) -> int:
-            nonlocal last_t, facts
-            hand = h >> 40 * seat & _FULL
-            if not hand & (hand - 1):
-                return hand.bit_length() - 1  # one card left (as _table_pick)
-            if t is not last_t:
-                last_t, facts = t, _table_trick(game, d, t, h, trick)
-            return _table_choice(facts, d, h, hand, trick, rngs[seat])
-
-        return state.play_to_deal_end(table)
+        return state.play_to_deal_end(_table_picker(game, d, rngs))
 
     return run
 
