@@ -1002,11 +1002,13 @@ def _table_trick(
     seat, after, _partners, _before = places[len(trick)]
     size = (h >> 40 * seat & _FULL).bit_count()
     keeps = None
-    if all((h >> 40 * s & _FULL).bit_count() == size for s in after):
+    for s in after:
+        if (h >> 40 * s & _FULL).bit_count() != size:
+            size = -1
+            break
+    else:
         fade, plain_fade = _fades(drawing, size, len(d.active))
         keeps = _KEEPS.get((d.trump, fade, plain_fade)) or _keeps(d.trump, fade, plain_fade)
-    else:
-        size = -1
     return _FULL & ~seen, drawing, holder, places, size, keeps
 
 
