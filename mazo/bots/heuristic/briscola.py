@@ -985,20 +985,21 @@ def _places(side_of: tuple[int, ...], active: tuple[int, ...], leader: int) -> t
 
 
 def _table_trick(
-    game: Any, d: Any, t: tuple[Any, ...], h: int, trick: tuple[int, ...]
+    game: Any, d: Any, t: tuple[Any, ...], h: int, trick: tuple[int, ...], places: Any
 ) -> _TableTrick:
     """:data:`_TableTrick` for the trick whose ``_t`` is ``t``, from a pick of it (the
-    hands ``h``, the ``trick`` so far): the seats yet to play keep their hands until
-    their own pick, so the facts hold for the trick's later picks too."""
-    leader, sp, won, _ntricks, holder, _used, _sigs = t
-    seen = d.removed
-    for s in range(game.players):
-        seen |= won >> 40 * s & _FULL
+    hands ``h``, the ``trick`` so far; ``places`` the trick's :func:`_places`): the seats
+    yet to play keep their hands until their own pick, so the facts hold for the
+    trick's later picks too."""
+    _leader, sp, won, _ntricks, holder, _used, _sigs = t
+    # Every seat's won cards: each shift folds the upper half of the seats' piles onto
+    # the lower (a pile may land twice: the union is the same).
+    for shift in _FOLDS[game.players]:
+        won |= won >> shift
+    seen = d.removed | won & _FULL
     drawing = len(d.draw) > sp
     if drawing:
         seen |= 1 << d.indicator  # face up under the stock
-    side_of = game.info.side_of
-    places = _PLACES.get((side_of, d.active, leader)) or _places(side_of, d.active, leader)
     seat, after, _partners, _before = places[len(trick)]
     size = (h >> 40 * seat & _FULL).bit_count()
     keeps = None
@@ -1007,9 +1008,27 @@ def _table_trick(
             size = -1
             break
     else:
-        fade, plain_fade = _fades(drawing, size, len(d.active))
-        keeps = _KEEPS.get((d.trump, fade, plain_fade)) or _keeps(d.trump, fade, plain_fade)
+        k = len(d.active)
+        key = d.trump | drawing << 2 | size << 3 | k << 9
+        keeps = _TRICK_KEEPS.get(key)
+        if keeps is None:
+            fade, plain_fade = _fades(drawing, size, k)
+            keeps = _KEEPS.get((d.trump, fade, plain_fade)) or _keeps(d.trump, fade, plain_fade)
+            _TRICK_KEEPS[key] = keeps
     return _FULL & ~seen, drawing, holder, places, size, keeps
+
+
+# Per count of seats, the shifts that fold their won piles onto seat 0's (_table_trick).
+_FOLDS: dict[int, tuple[int, ...]] = {}
+for _n in range(1, 9):
+    _shifts = []
+    _m = _n
+    while _m > 1:
+        _m = (_m + 1) // 2
+        _shifts.append(40 * _m)
+    _FOLDS[_n] = tuple(_shifts)
+# (trump, cards left to draw, hand size, seats) -> _KEEPS' row (_table_trick's key).
+_TRICK_KEEPS: dict[int, tuple[float, ...]] = {}
 
 
 def _fades(drawing: bool, n_cards: int, k: int) -> tuple[float, float]:
@@ -1068,6 +1087,14 @@ def _table_picker(
     k = len(d.active)
     last_t: tuple[Any, ...] | None = None
     facts: Any = None
+    side_of = game.info.side_of
+    places_of: list[Any] = [None] * game.players  # per leader, :func:`_places`
+
+    def _places_of(leader: int) -> Any:
+        got = places_of[leader] = _PLACES.get((side_of, d.active, leader)) or _places(
+            side_of, d.active, leader
+        )
+        return got
 
     def pick(seat: int, h: int, trick: tuple[int, ...], t: tuple[Any, ...]) -> int:
         nonlocal last_t, facts
@@ -1077,7 +1104,9 @@ def _table_picker(
             # moves of a deal).
             return hand.bit_length() - 1
         if t is not last_t:
-            last_t, facts = t, _table_trick(game, d, t, h, trick)
+            leader = t[0]
+            places = places_of[leader] or _places_of(leader)
+            last_t, facts = t, _table_trick(game, d, t, h, trick, places)
         unseen, drawing, holder, places, size, keeps = facts
         nt = len(trick)
         _seat, after, partners, before = places[nt]
@@ -1181,8 +1210,8 @@ def _table_picker(
                             else:
                                 mine *= 1.0 - q
                 scores.append((2.0 * mine - 1.0) * at_stake - keep)
-        top = max(scores)
-        chosen = [c for c, x in zip(cards, scores, strict=True) if x >= top - 1e-9]
+        cut = max(scores) - 1e-9
+        chosen = [cards[i] for i, x in enumerate(scores) if x >= cut]
         return chosen[0] if len(chosen) == 1 else rngs[seat].choice(chosen)
 
     return pick
