@@ -1018,15 +1018,18 @@ def _table_trick(
     return _FULL & ~seen, drawing, holder, places, size, keeps
 
 
-# Per count of seats, the shifts that fold their won piles onto seat 0's (_table_trick).
-_FOLDS: dict[int, tuple[int, ...]] = {}
-for _n in range(1, 9):
-    _shifts = []
-    _m = _n
-    while _m > 1:
-        _m = (_m + 1) // 2
-        _shifts.append(40 * _m)
-    _FOLDS[_n] = tuple(_shifts)
+def _fold_shifts(seats: int) -> tuple[int, ...]:
+    """The shifts that fold ``seats`` piles packed 40 bits apart onto the first: each
+    ORs the upper half (rounded up) onto the lower, until one pile is left."""
+    out = []
+    while seats > 1:
+        seats = (seats + 1) // 2
+        out.append(40 * seats)
+    return tuple(out)
+
+
+# Per count of seats, :func:`_fold_shifts` (_table_trick).
+_FOLDS: dict[int, tuple[int, ...]] = {n: _fold_shifts(n) for n in range(1, 9)}
 # (trump, cards left to draw, hand size, seats) -> _KEEPS' row (_table_trick's key).
 _TRICK_KEEPS: dict[int, tuple[float, ...]] = {}
 
