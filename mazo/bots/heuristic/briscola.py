@@ -942,10 +942,10 @@ def _heads_up_pick(d: Any, h: int, won: int, trick: tuple[int, ...], seat: int, 
 def _table_move(state: BriscolaState, seat: int, rng: Rng) -> int:
     """:meth:`BriscolaHeuristic._decide`'s card for the seat to act in a plain deal of
     three or more players (no signals, no exchange, no hands shown), computed on the
-    state's ints in one pass: the facts :meth:`_View.of_state`, ``_finish`` and
-    ``_derive`` gather, computed the same way, then scored by :func:`_p_take` and
-    :func:`_keep` as :meth:`_View.score` scores them (so the same floats), the same ties
-    and the same draw from ``rng``.  Search rollouts spend most of their time here."""
+    state's ints in one pass (:func:`_table_picker`): the facts :meth:`_View.of_state`,
+    ``_finish`` and ``_derive`` gather, computed the same way, then scored as
+    :meth:`_View.score` scores them (so the same floats), the same ties and the same
+    draw from ``rng``.  Search rollouts spend most of their time in that pick."""
     return _table_pick(state._g, state._d, state._h, state._trick, state._t, seat, rng)
 
 
