@@ -1184,12 +1184,9 @@ def _table_picker(
                     plain = lead_plain
                     keep = keeps[2 * card + (not unseen & HIGHER[card])]
                 if after:
-                    p_suit = odds[good_suit]
-                    p_trump = 0.0
-                    if plain:
-                        p_trump = holds_trump
-                        p_trump *= _TRUMP_DAMP[at_stake]
-                    p_suit *= _SUIT_DAMP[at_stake]
+                    # _p_take's products, one each (so the same floats).
+                    p_suit = odds[good_suit] * _SUIT_DAMP[at_stake]
+                    p_trump = holds_trump * _TRUMP_DAMP[at_stake] if plain else 0.0
                     p = 1.0 - (1.0 - p_suit) * (1.0 - p_trump)
                     if kpos < 0:
                         for partner in partners:
@@ -1213,9 +1210,18 @@ def _table_picker(
                             else:
                                 mine *= 1.0 - q
                 scores.append((2.0 * mine - 1.0) * at_stake - keep)
+        # The card of the best score, unless another is as good (within 1e-9): then the
+        # seat's Rng draws among them, as _decide does.
         cut = max(scores) - 1e-9
-        chosen = [cards[i] for i, x in enumerate(scores) if x >= cut]
-        return chosen[0] if len(chosen) == 1 else rngs[seat].choice(chosen)
+        first = -1
+        for i, x in enumerate(scores):
+            if x >= cut:
+                if first >= 0:
+                    break
+                first = i
+        else:
+            return cards[first]
+        return rngs[seat].choice([c for c, x in zip(cards, scores, strict=True) if x >= cut])
 
     return pick
 
