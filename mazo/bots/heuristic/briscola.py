@@ -1156,7 +1156,9 @@ def _table_picker(
                 x = (2.0 * mine - 1.0) * (table + POINTS[card])
                 scores.append(x - keeps[2 * card + (not unseen & HIGHER[card])])
         else:
-            odds = _holds_row(n_unseen, size) if after else _NO_ODDS
+            odds = _NO_ODDS
+            if after:
+                odds = _HOLDS_ROWS.get((n_unseen, size)) or _holds_row(n_unseen, size)
             holds_trump = odds[n_trumps]
             # The indicator's holder, if he plays after me: I know that one of his cards.
             kpos = after.index(kseat) if kseat >= 0 and kseat in after else -1
