@@ -939,14 +939,21 @@ def _take_trick(
             if sp == len(draw):
                 holder = loser  # the face-up indicator is the last card drawn
     else:
-        vals = [keys[c] for c in trick]
-        active = d.active
-        winner = active[(d.index[leader] + vals.index(max(vals))) % d.k]
-        points = 0
-        tmask = 0
-        for c in trick:
+        # One pass: the points, the cards and the first card of the highest key.
+        first = trick[0]
+        points = POINTS[first]
+        tmask = 1 << first
+        top = keys[first]
+        best = 0
+        for i in range(1, len(trick)):
+            c = trick[i]
             points += POINTS[c]
             tmask |= 1 << c
+            if keys[c] > top:
+                top = keys[c]
+                best = i
+        active = d.active
+        winner = active[(d.index[leader] + best) % d.k]
         won |= tmask << _OFF[winner]
         drew = sp < len(draw)
         if drew:

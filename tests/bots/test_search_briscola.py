@@ -294,3 +294,89 @@ def test_the_search_reads_the_same_rewards_with_and_without_the_shortcut(
     slow = search()
     assert fast == slow
     assert sum(len(rewards) for _, paired in fast for rewards in paired.values()) > 100
+
+
+def _random_lines(game: Any, deals: int, seed: int) -> list[Any]:
+    """Search lines at random points of ``deals`` deals of random play (odd positions:
+    cards the heuristic would not play), a sample of the seat's view at each."""
+    out = []
+    rng = Rng(seed)
+    for m in range(deals):
+        state: Any = game.new_match(seed=derive_seed(seed, "random", m))
+        for _ in range(rng.randbelow(40 // game.players * game.players)):
+            if state.hand_over or state.match_over:
+                break
+            state = state.apply(rng.choice(state.legal_actions()))
+        if state.hand_over or state.match_over or state.to_act is None:
+            continue
+        out.append(state.stop_at_deal_end())
+        view = state.observation(state.to_act)
+        out.append(game.sampler(view)(Rng(derive_seed(seed, "view", m))).stop_at_deal_end())
+    return out
+
+
+def _by_observation(state: Any, policies: list[BriscolaHeuristic]) -> Any:
+    """The line played to its deal's end by each seat's ``choose`` on its observation
+    (the heuristic's view, no int form)."""
+    while not state.hand_over:
+        seat = state.to_act
+        state = state.apply(policies[seat].choose(state.observation(seat)), seat=seat)
+    return state
+
+
+def _check_table_rollouts(players: int, options: dict[str, Any]) -> int:
+    """``fast_rollout`` at a table (:func:`_table_picker`'s one pass a card) against the
+    observation's choices move by move, over lines of heuristic and of random play:
+    the very state, log, scores and Rng positions.  Returns the picks that drew a tie."""
+    from mazo.bots.heuristic.briscola import fast_rollout
+
+    game = mazo.load_game("briscola", players=players, **options)
+    lines = _mid_deal_lines(game, 25, seed=90 + players) + _random_lines(game, 25, 95 + players)
+    assert len(lines) >= 70
+    ties = 0
+    for i, line in enumerate(lines):
+        slow_bots = [BriscolaHeuristic(game, derive_seed(i, s)) for s in range(players)]
+        fast_bots = [BriscolaHeuristic(game, derive_seed(i, s)) for s in range(players)]
+        run = fast_rollout(fast_bots)
+        assert run is not None
+        want = _by_observation(line, slow_bots)
+        got = run(line)
+        assert got is not None, f"line {i} not covered: {line!r}"
+        assert got._state_key(got) == want._state_key(want), f"line {i}"
+        assert got._ev == want._ev, f"line {i}: another log"
+        assert got.scores == want.scores
+        assert got.finished_deal_points() == want.finished_deal_points()
+        for s, (a, b) in enumerate(zip(fast_bots, slow_bots, strict=True)):
+            assert a.rng.getstate() == b.rng.getstate()
+            ties += a.rng.getstate() != BriscolaHeuristic(game, derive_seed(i, s)).rng.getstate()
+    return ties
+
+
+@pytest.mark.parametrize(
+    ("players", "options"), [(3, {}), (4, {}), (4, {"deal_packet_size": 1}), (6, {})]
+)
+def test_a_table_rollout_on_ints_plays_the_observations_choices(
+    players: int, options: dict[str, Any]
+) -> None:
+    """The table's whole rollout on ints makes, card by card, the choices ``choose``
+    makes on each seat's observation (the heuristic's own view), with the same tie
+    draws: before and after the stock runs out, with the indicator's holder known."""
+    assert _check_table_rollouts(players, options) > 0
+
+
+def test_a_table_rollout_with_hands_of_different_sizes_scores_card_by_card(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The picker's path for hands of different sizes (no deal has them: every seat
+    draws alike) scores each card by ``_p_take`` as the view does: forced on every trick
+    here, the same choices as the observation's."""
+    import mazo.bots.heuristic.briscola as heuristic
+
+    real = heuristic._table_trick
+
+    def uneven(*args: Any) -> Any:
+        unseen, drawing, holder, places, _size, _keeps = real(*args)
+        return unseen, drawing, holder, places, -1, None
+
+    monkeypatch.setattr(heuristic, "_table_trick", uneven)
+    assert _check_table_rollouts(4, {}) > 0

@@ -942,10 +942,10 @@ def _heads_up_pick(d: Any, h: int, won: int, trick: tuple[int, ...], seat: int, 
 def _table_move(state: BriscolaState, seat: int, rng: Rng) -> int:
     """:meth:`BriscolaHeuristic._decide`'s card for the seat to act in a plain deal of
     three or more players (no signals, no exchange, no hands shown), computed on the
-    state's ints in one pass: the facts :meth:`_View.of_state`, ``_finish`` and
-    ``_derive`` gather, computed the same way, then scored by :func:`_p_take` and
-    :func:`_keep` as :meth:`_View.score` scores them (so the same floats), the same ties
-    and the same draw from ``rng``.  Search rollouts spend most of their time here."""
+    state's ints in one pass (:func:`_table_picker`): the facts :meth:`_View.of_state`,
+    ``_finish`` and ``_derive`` gather, computed the same way, then scored as
+    :meth:`_View.score` scores them (so the same floats), the same ties and the same
+    draw from ``rng``.  Search rollouts spend most of their time in that pick."""
     return _table_pick(state._g, state._d, state._h, state._trick, state._t, seat, rng)
 
 
@@ -953,69 +953,282 @@ def _table_pick(
     game: Any, d: Any, h: int, trick: tuple[int, ...], t: tuple[Any, ...], seat: int, rng: Rng
 ) -> int:
     """:func:`_table_move` on the state's ints (the game, the deal's facts, the packed
-    hands, the trick, the state's ``_t``), for it and for :func:`fast_rollout`'s lines."""
-    hand = h >> 40 * seat & _FULL
-    if not hand & (hand - 1):
-        # One card left: the scores below would choose it with no draw (a tenth of the
-        # moves of a deal).
-        return hand.bit_length() - 1
-    leader, sp, won, _ntricks, holder, _used, _sigs = t
-    trump = d.trump
-    stock = len(d.draw) - sp
-    active = d.active
-    side_of = game.info.side_of
-    my_side = side_of[seat]
-    seen = d.removed | hand
-    for s in range(game.players):
-        seen |= won >> 40 * s & _FULL
-    table = 0
-    for c in trick:
-        seen |= 1 << c
-        table += POINTS[c]
-    # What this seat knows of another hand: who drew the face-up indicator, while held.
-    kseat = -1
-    kmask = 0
-    if holder is not None and holder != seat:
-        kmask = h >> 40 * holder & _FULL & 1 << d.indicator
-        if kmask:
-            kseat = holder
-            seen |= kmask
-    if stock > 0:
-        seen |= 1 << d.indicator
-    unseen = _FULL & ~seen
-    n_unseen = unseen.bit_count()
+    hands, the trick, the state's ``_t``): one pick of :func:`_table_picker`, which
+    :func:`fast_rollout`'s lines use for a whole deal."""
+    return _table_picker(game, d, [rng] * game.players)(seat, h, trick, t)
+
+
+# What every pick of one trick reads alike (_table_trick): the cards unseen by all (not
+# removed, not won, not the indicator while face up), whether cards are left to draw,
+# the indicator's holder (None until drawn), per position in the trick the seat there
+# and its neighbours' sides (_TablePlace), and the cards each seat yet to play holds
+# with _keep's row for that hand size (:data:`_KEEPS`), or -1 and None where they hold
+# different numbers (never in a deal: all draw alike).
+_TableTrick = tuple[int, bool, Any, tuple[Any, ...], int, tuple[float, ...] | None]
+# Per position in a trick: the seat, the seats after it, whether each of them is its
+# partner, and whether each seat before it is.
+_TablePlace = tuple[int, tuple[int, ...], tuple[bool, ...], tuple[bool, ...]]
+_PLACES: dict[tuple[tuple[int, ...], tuple[int, ...], int], tuple[_TablePlace, ...]] = {}
+
+
+def _places(side_of: tuple[int, ...], active: tuple[int, ...], leader: int) -> tuple[Any, ...]:
+    """Every position of a trick led by ``leader`` (:data:`_TablePlace`), remembered."""
     order = _ORDERS.get((active, leader)) or _order(active, leader)
-    nt = len(trick)
-    wins = _WINS[trump]
-    if trick:
-        w = 0
-        for i in range(1, nt):
-            if wins[trick[w]][trick[i]]:
-                w = i
-        lead_best = trick[w]
-        lead_mine = side_of[order[w]] == my_side
+    out = []
+    for i, seat in enumerate(order):
+        after = tuple(order[i + 1 :])
+        partners = tuple(side_of[s] == side_of[seat] for s in after)
+        before = tuple(side_of[s] == side_of[seat] for s in order[:i])
+        out.append((seat, after, partners, before))
+    got = _PLACES[side_of, active, leader] = tuple(out)
+    return got
+
+
+def _table_trick(
+    game: Any, d: Any, t: tuple[Any, ...], h: int, trick: tuple[int, ...], places: Any
+) -> _TableTrick:
+    """:data:`_TableTrick` for the trick whose ``_t`` is ``t``, from a pick of it (the
+    hands ``h``, the ``trick`` so far; ``places`` the trick's :func:`_places`): the seats
+    yet to play keep their hands until their own pick, so the facts hold for the
+    trick's later picks too."""
+    _leader, sp, won, _ntricks, holder, _used, _sigs = t
+    # Every seat's won cards: each shift folds the upper half of the seats' piles onto
+    # the lower (a pile may land twice: the union is the same).
+    for shift in _FOLDS[game.players]:
+        won |= won >> shift
+    seen = d.removed | won & _FULL
+    drawing = len(d.draw) > sp
+    if drawing:
+        seen |= 1 << d.indicator  # face up under the stock
+    seat, after, _partners, _before = places[len(trick)]
+    size = (h >> 40 * seat & _FULL).bit_count()
+    keeps = None
+    for s in after:
+        if (h >> 40 * s & _FULL).bit_count() != size:
+            size = -1
+            break
     else:
-        lead_best = -1
-        lead_mine = False
-    n_trumps = (unseen & SUIT_MASK[trump]).bit_count()
-    info = []
-    for s in order[nt + 1 :]:
-        known = kmask if s == kseat else 0
-        n = (h >> 40 * s & _FULL).bit_count() - known.bit_count()
-        odds = _holds_row(n_unseen, n)
-        info.append((known, odds, side_of[s] == my_side, odds[n_trumps]))
-    cards = _CARDS.get(hand) or _cards(hand)
-    fade = 1.0 if stock > 0 else min(1.0, (len(cards) - 1) / 2.0)
-    plain_fade = fade * (PLAIN_PER_STRENGTH_HEADS_UP if len(active) == 2 else PLAIN_PER_STRENGTH)
-    scores = [
-        (2.0 * _p_take(card, lead_best, lead_mine, table, trump, unseen, info) - 1.0)
-        * (table + POINTS[card])
-        - _keep(card, trump, fade, plain_fade, unseen)
-        for card in cards
-    ]
-    top = max(scores)
-    chosen = [c for c, x in zip(cards, scores, strict=True) if x >= top - 1e-9]
-    return chosen[0] if len(chosen) == 1 else rng.choice(chosen)
+        k = len(d.active)
+        key = d.trump | drawing << 2 | size << 3 | k << 9
+        keeps = _TRICK_KEEPS.get(key)
+        if keeps is None:
+            fade, plain_fade = _fades(drawing, size, k)
+            keeps = _KEEPS.get((d.trump, fade, plain_fade)) or _keeps(d.trump, fade, plain_fade)
+            _TRICK_KEEPS[key] = keeps
+    return _FULL & ~seen, drawing, holder, places, size, keeps
+
+
+def _fold_shifts(seats: int) -> tuple[int, ...]:
+    """The shifts that fold ``seats`` piles packed 40 bits apart onto the first: each
+    ORs the upper half (rounded up) onto the lower, until one pile is left."""
+    out = []
+    while seats > 1:
+        seats = (seats + 1) // 2
+        out.append(40 * seats)
+    return tuple(out)
+
+
+# Per count of seats, :func:`_fold_shifts` (_table_trick).
+_FOLDS: dict[int, tuple[int, ...]] = {n: _fold_shifts(n) for n in range(1, 9)}
+# (trump, cards left to draw, hand size, seats) -> _KEEPS' row (_table_trick's key).
+_TRICK_KEEPS: dict[int, tuple[float, ...]] = {}
+
+
+def _fades(drawing: bool, n_cards: int, k: int) -> tuple[float, float]:
+    """:attr:`_View.fade` and ``plain_fade`` for a hand of ``n_cards`` (``_derive``'s
+    expressions)."""
+    fade = 1.0 if drawing else min(1.0, (n_cards - 1) / 2.0)
+    return fade, fade * (PLAIN_PER_STRENGTH_HEADS_UP if k == 2 else PLAIN_PER_STRENGTH)
+
+
+# (trump, fade, plain_fade) -> per card c, _keep's worth of c at 2 c when an unseen card
+# outranks it in its suit and at 2 c + 1 when none does (all that _keep reads of the
+# unseen cards).
+_KEEPS: dict[tuple[int, float, float], tuple[float, ...]] = {}
+
+
+def _keeps(trump: int, fade: float, plain_fade: float) -> tuple[float, ...]:
+    """:data:`_KEEPS`' row, computed by :func:`_keep` itself (so the same floats)."""
+    out: list[float] = []
+    for c in range(NUM_CARDS):
+        out.append(_keep(c, trump, fade, plain_fade, HIGHER[c]))
+        out.append(_keep(c, trump, fade, plain_fade, 0))
+    got = _KEEPS[trump, fade, plain_fade] = tuple(out)
+    return got
+
+
+# Per count of points at stake (the table's and the card's): _p_take's damping of an
+# overtake in suit and of a trump, the same expressions, so the same floats.
+_SUIT_DAMP: tuple[float, ...] = tuple(1.0 if x > 0 else 0.6 for x in range(128))
+_TRUMP_DAMP: tuple[float, ...] = tuple(min(1.0, 0.25 + x / 10.0) for x in range(128))
+# Leading, every card "takes" the trick so far (_table_picker's ``beaten`` row).
+_ALL_BEAT = (True,) * NUM_CARDS
+
+
+def _table_picker(
+    game: Any, d: Any, rngs: list[Rng]
+) -> Callable[[int, int, tuple[int, ...], tuple[Any, ...]], int]:
+    """The card pick of every seat of one deal's line (for
+    :meth:`BriscolaState.play_to_deal_end`, and :func:`_table_pick`'s one pick):
+    ``pick(seat, hands, trick, t)`` is :func:`_table_pick`'s card, drawing ties from
+    ``rngs[seat]``; the trick's facts (:func:`_table_trick`) are computed at its first
+    pick that weighs cards and kept for the rest (``t`` is a new tuple each trick).
+
+    A pick gathers the facts :meth:`_View.of_state`, ``_finish`` and ``_derive`` gather,
+    computed the same way, then scores each card as :meth:`_View.score` scores it
+    (:func:`_p_take` and :func:`_keep`: the same operations, so the same floats), with
+    the same ties and the same draw from the seat's Rng.  The seats after me hold as
+    many cards as I do (every pick of a deal), so each of them but the indicator's
+    holder (who holds a card I know) beats a card with the same chance:
+    :func:`_p_take`'s loop is written out here with that chance computed once a card,
+    and the holder's apart."""
+    trump = d.trump
+    indicator = d.indicator
+    k_bit = 1 << indicator
+    trump_mask = SUIT_MASK[trump]
+    wins = _WINS[trump]
+    k = len(d.active)
+    last_t: tuple[Any, ...] | None = None
+    facts: Any = None
+    side_of = game.info.side_of
+    places_of: list[Any] = [None] * game.players  # per leader, :func:`_places`
+
+    def _places_of(leader: int) -> Any:
+        got = places_of[leader] = _PLACES.get((side_of, d.active, leader)) or _places(
+            side_of, d.active, leader
+        )
+        return got
+
+    def pick(seat: int, h: int, trick: tuple[int, ...], t: tuple[Any, ...]) -> int:
+        nonlocal last_t, facts
+        hand = h >> 40 * seat & _FULL
+        if not hand & (hand - 1):
+            # One card left: the scores would choose it with no draw (a tenth of the
+            # moves of a deal).
+            return hand.bit_length() - 1
+        if t is not last_t:
+            leader = t[0]
+            places = places_of[leader] or _places_of(leader)
+            last_t, facts = t, _table_trick(game, d, t, h, trick, places)
+        unseen, drawing, holder, places, size, keeps = facts
+        nt = len(trick)
+        _seat, after, partners, before = places[nt]
+        # The unseen cards: those unseen by all this trick less my hand and the trick (all
+        # among them, so a xor takes each out).
+        unseen ^= hand
+        table = 0
+        for c in trick:
+            unseen ^= 1 << c
+            table += POINTS[c]
+        # What this seat knows of another hand: who drew the face-up indicator, while held.
+        kseat = -1
+        if holder is not None and holder != seat and h >> 40 * holder + indicator & 1:
+            kseat = holder
+            unseen ^= k_bit
+        n_unseen = unseen.bit_count()
+        n_trumps = (unseen & trump_mask).bit_count()
+        cards = _CARDS.get(hand) or _cards(hand)
+        if trick:
+            w = 0
+            for i in range(1, nt):
+                if wins[trick[w]][trick[i]]:
+                    w = i
+            lead_best = trick[w]
+            lead_mine = before[w]
+            beaten = wins[lead_best]
+        else:
+            lead_best = -1
+            lead_mine = False
+            beaten = _ALL_BEAT
+        scores = []
+        if keeps is None:
+            # Hands of different sizes (never in a deal): _p_take as it is.
+            fade, plain_fade = _fades(drawing, len(cards), k)
+            keeps = _KEEPS.get((trump, fade, plain_fade)) or _keeps(trump, fade, plain_fade)
+            info = []
+            for j, s in enumerate(after):
+                known = k_bit if s == kseat else 0
+                n = (h >> 40 * s & _FULL).bit_count() - known.bit_count()
+                odds = _holds_row(n_unseen, n)
+                info.append((known, odds, partners[j], odds[n_trumps]))
+            for card in cards:
+                mine = _p_take(card, lead_best, lead_mine, table, trump, unseen, info)
+                x = (2.0 * mine - 1.0) * (table + POINTS[card])
+                scores.append(x - keeps[2 * card + (not unseen & HIGHER[card])])
+        else:
+            odds = _NO_ODDS
+            if after:
+                odds = _HOLDS_ROWS.get((n_unseen, size)) or _holds_row(n_unseen, size)
+            holds_trump = odds[n_trumps]
+            # The indicator's holder, if he plays after me: I know that one of his cards.
+            kpos = after.index(kseat) if kseat >= 0 and kseat in after else -1
+            if kpos >= 0:
+                k_odds = _holds_row(n_unseen, size - 1)
+            if trick:
+                # What a card that does not take the trick leaves the seats after me to beat.
+                lead_suit = (unseen & HIGHER[lead_best]).bit_count()
+                lead_plain = SUIT[lead_best] != trump
+                lead_mine_f = 1.0 if lead_mine else 0.0
+            for card in cards:
+                # _p_take, every seat after me alike (see above); _keep from ``keeps``.
+                at_stake = table + POINTS[card]
+                if beaten[card]:
+                    best = card
+                    above = unseen & HIGHER[card]
+                    mine = 1.0
+                    good_suit = above.bit_count()
+                    plain = SUIT[card] != trump
+                    keep = keeps[2 * card + (not above)]
+                else:
+                    best = lead_best
+                    mine = lead_mine_f
+                    good_suit = lead_suit
+                    plain = lead_plain
+                    keep = keeps[2 * card + (not unseen & HIGHER[card])]
+                if after:
+                    # _p_take's products, one each (so the same floats).
+                    p_suit = odds[good_suit] * _SUIT_DAMP[at_stake]
+                    p_trump = holds_trump * _TRUMP_DAMP[at_stake] if plain else 0.0
+                    p = 1.0 - (1.0 - p_suit) * (1.0 - p_trump)
+                    if kpos < 0:
+                        for partner in partners:
+                            if partner:
+                                mine += (1.0 - mine) * p * PARTNER_RESCUE
+                            else:
+                                mine *= 1.0 - p
+                    else:
+                        # The holder's chance: the indicator is a trump he holds for sure.
+                        p_suit = 1.0 if k_bit & HIGHER[best] else k_odds[good_suit]
+                        p_trump = 0.0
+                        if plain:
+                            p_trump = 1.0
+                            p_trump *= _TRUMP_DAMP[at_stake]
+                        p_suit *= _SUIT_DAMP[at_stake]
+                        p_k = 1.0 - (1.0 - p_suit) * (1.0 - p_trump)
+                        for j, partner in enumerate(partners):
+                            q = p_k if j == kpos else p
+                            if partner:
+                                mine += (1.0 - mine) * q * PARTNER_RESCUE
+                            else:
+                                mine *= 1.0 - q
+                scores.append((2.0 * mine - 1.0) * at_stake - keep)
+        # The card of the best score, unless another is as good (within 1e-9): then the
+        # seat's Rng draws among them, as _decide does.
+        cut = max(scores) - 1e-9
+        first = -1
+        for i, x in enumerate(scores):
+            if x >= cut:
+                if first >= 0:
+                    break
+                first = i
+        else:
+            return cards[first]
+        return rngs[seat].choice([c for c, x in zip(cards, scores, strict=True) if x >= cut])
+
+    return pick
+
+
+_NO_ODDS: tuple[float, ...] = (0.0,) * (NUM_CARDS + 1)
 
 
 def _plain_deal(state: BriscolaState) -> bool:
@@ -1064,10 +1277,7 @@ def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
 
             return state.play_to_deal_end(heads_up)
 
-        def table(seat: int, h: int, trick: tuple[int, ...], t: tuple[Any, ...]) -> int:
-            return _table_pick(game, d, h, trick, t, seat, rngs[seat])
-
-        return state.play_to_deal_end(table)
+        return state.play_to_deal_end(_table_picker(game, d, rngs))
 
     return run
 
