@@ -14,6 +14,8 @@ import mazo
 from mazo.bots.heuristic.briscola import SEARCH_PRESET, BriscolaHeuristic, search_reward
 from mazo.core.rng import Rng, derive_seed
 
+from .fast_rollout_checks import assert_same_search_with_and_without
+
 # The rules' card points by rank (ace 11, three 10, king 4, horse 3, jack 2), kept apart
 # from the engine's and the bot's tables.
 RANK_POINTS = {"1": 11, "3": 10, "K": 4, "Q": 3, "J": 2}
@@ -282,18 +284,7 @@ def test_the_search_reads_the_same_rewards_with_and_without_the_shortcut(
     game = mazo.load_game("briscola", players=players)
     lines = _mid_deal_lines(game, 8, seed=70 + players)[::2]
 
-    def search() -> list[Any]:
-        out = []
-        for i, line in enumerate(lines):
-            bot = mazo.make_bot("hard", game, seed=i, iterations=24)
-            out.append((bot.choose(line.observation(line.to_act)), bot.last_paired))
-        return out
-
-    fast = search()
-    monkeypatch.setattr(heuristic, "fast_rollout", lambda policies: None)
-    slow = search()
-    assert fast == slow
-    assert sum(len(rewards) for _, paired in fast for rewards in paired.values()) > 100
+    assert_same_search_with_and_without(game, lines, heuristic, monkeypatch)
 
 
 def _random_lines(game: Any, deals: int, seed: int) -> list[Any]:

@@ -19,6 +19,8 @@ from mazo import RulesError
 from mazo.core.rng import Rng
 from mazo.games.envite import trump_order
 
+from .fast_rollout_checks import assert_same_search_with_and_without
+
 CONFIGS: list[tuple[int, dict[str, Any], dict[str, Any] | None]] = [
     (4, {}, None),
     (6, {}, None),
@@ -383,15 +385,4 @@ def test_the_search_reads_the_same_rewards_with_and_without_the_shortcut(
     game = mazo.load_game("envite", players=players)
     lines = _lines(game, None, 30, seed=70 + players)[::2]
 
-    def search() -> list[Any]:
-        out = []
-        for i, line in enumerate(lines):
-            bot = mazo.make_bot("hard", game, seed=i, iterations=24)
-            out.append((bot.choose(line.observation(line.to_act)), bot.last_paired))
-        return out
-
-    fast = search()
-    monkeypatch.setattr(heuristic, "fast_rollout", lambda policies: None)
-    slow = search()
-    assert fast == slow
-    assert sum(len(rewards) for _, paired in fast for rewards in paired.values()) > 100
+    assert_same_search_with_and_without(game, lines, heuristic, monkeypatch)

@@ -16,6 +16,8 @@ from mazo.bots.heuristic.escoba import SEARCH_PRESET, EscobaHeuristic, search_re
 from mazo.bots.levels import search_preset
 from mazo.core.rng import Rng, derive_seed
 
+from .fast_rollout_checks import assert_same_search_with_and_without
+
 OROS = [f"{r}O" for r in "1234567JQK"]
 
 
@@ -298,15 +300,4 @@ def test_the_search_reads_the_same_rewards_with_and_without_the_shortcut(
     game = mazo.load_game("escoba", players=2)
     lines = [line for line in _search_lines(game, 40, seed=70) if line._m == 0][::4]
 
-    def search() -> list[Any]:
-        out = []
-        for i, line in enumerate(lines):
-            bot = mazo.make_bot("hard", game, seed=i, iterations=24)
-            out.append((bot.choose(line.observation(line.to_act)), bot.last_paired))
-        return out
-
-    fast = search()
-    monkeypatch.setattr(heuristic, "fast_rollout", lambda policies: None)
-    slow = search()
-    assert fast == slow
-    assert sum(len(rewards) for _, paired in fast for rewards in paired.values()) > 100
+    assert_same_search_with_and_without(game, lines, heuristic, monkeypatch)

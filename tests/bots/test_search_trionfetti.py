@@ -16,6 +16,8 @@ from mazo.bots.heuristic import trionfetti as T
 from mazo.core.errors import RulesError
 from mazo.core.rng import Rng, derive_seed
 
+from .fast_rollout_checks import assert_same_search_with_and_without
+
 CONFIGS: list[dict[str, Any]] = [
     {},
     {"partner_sharing": "opt_in"},
@@ -320,15 +322,4 @@ def test_the_search_reads_the_same_rewards_with_and_without_the_shortcut(
     game = mazo.load_game("trionfetti", players=4)
     lines = [line for line in _mid_deal_lines(game, 24, seed=5)[::2] if line._m & 3 == 0]
 
-    def search() -> list[Any]:
-        out = []
-        for i, line in enumerate(lines):
-            bot = mazo.make_bot("hard", game, seed=i, iterations=24)
-            out.append((bot.choose(line.observation(line.to_act)), bot.last_paired))
-        return out
-
-    fast = search()
-    monkeypatch.setattr(T, "fast_rollout", lambda policies: None)
-    slow = search()
-    assert fast == slow
-    assert sum(len(rewards) for _, paired in fast for rewards in paired.values()) > 100
+    assert_same_search_with_and_without(game, lines, T, monkeypatch)
