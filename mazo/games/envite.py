@@ -808,19 +808,9 @@ class EnviteState(PartnershipState):
                 new.to_act = seat + 1 if seat + 1 < n else 0
                 new._ev = ev
                 return new
-            # §8: the best trump, else the best card of the suit led.
-            keys = d.keys[d.eff[trick[0]]]
-            best, top = 0, keys[trick[0]]
-            for i in range(1, n):
-                k = keys[trick[i]]
-                if k > top:
-                    best, top = i, k
-            team = self._close_trick(new, ev, trick, best, self._tw)
+            team = self._close_trick(new, ev, trick, _best_in(d, trick), self._tw)
             if team >= 0:
-                level = self._bet[0]
-                if d.tumbo[0] or d.tumbo[1]:
-                    return _end_deal(new, "tricks", team, TUMBO_VALUE)
-                return _end_deal(new, "tricks", team, _CHICO if level == 4 else BET_VALUES[level])
+                return _end_by_tricks(new, team)
             return new
         return self._apply_other(action, seat)
 
@@ -859,21 +849,10 @@ class EnviteState(PartnershipState):
                     line.to_act = seat + 1 if seat + 1 < n else 0
                     line._ev = ev
                     continue
-                d = line._d
-                keys = d.keys[d.eff[trick[0]]]
-                best, top = 0, keys[trick[0]]
-                for i in range(1, n):
-                    k = keys[trick[i]]
-                    if k > top:
-                        best, top = i, k
                 # (_close_trick reads the leader before it changes it: ``line`` is both.)
-                team = line._close_trick(line, ev, trick, best, line._tw)
+                team = line._close_trick(line, ev, trick, _best_in(line._d, trick), line._tw)
                 if team >= 0:
-                    level = line._bet[0]
-                    if d.tumbo[0] or d.tumbo[1]:
-                        return _end_deal(line, "tricks", team, TUMBO_VALUE)
-                    points = _CHICO if level == 4 else BET_VALUES[level]
-                    return _end_deal(line, "tricks", team, points)
+                    return _end_by_tricks(line, team)
             elif a >= SIGNAL_BASE:  # _message, in place
                 line._said |= 1 << (seat * _NMSG + a - SIGNAL_BASE)
                 line._m &= ~HAND_OVER
@@ -1055,6 +1034,28 @@ class EnviteState(PartnershipState):
     # Everything that decides the match's future and what anyone may observe.
     _deal_key = attrgetter("number", "dealer", "deck", "scores", "games")
     _state_key = PartnershipState._key_of("_bet")
+
+
+def _best_in(d: _Deal, trick: tuple[int, ...]) -> int:
+    """§8: the place in a whole ``trick`` of its best trump, else of the best card of the
+    suit led."""
+    keys = d.keys[d.eff[trick[0]]]
+    best, top = 0, keys[trick[0]]
+    for i in range(1, len(trick)):
+        k = keys[trick[i]]
+        if k > top:
+            best, top = i, k
+    return best
+
+
+def _end_by_tricks(state: EnviteState, team: int) -> EnviteState:
+    """The deal won on tricks by ``team``: a tumbo hand's value, else the bet's (a chico
+    at level 4)."""
+    d = state._d
+    if d.tumbo[0] or d.tumbo[1]:
+        return _end_deal(state, "tricks", team, TUMBO_VALUE)
+    level = state._bet[0]
+    return _end_deal(state, "tricks", team, _CHICO if level == 4 else BET_VALUES[level])
 
 
 def _end_deal(
