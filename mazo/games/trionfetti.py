@@ -65,7 +65,7 @@ Decisions where the rules file leaves room (see also docs/trionfetti.md)
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from operator import attrgetter
 from typing import Any
@@ -1335,10 +1335,19 @@ class TrionfettiState(PartnershipState):
 
 
 def _shared(x: tuple[Any, ...], seat: int, cards: int) -> tuple[Any, ...]:
+    """``x`` once ``seat`` has shown ``cards`` to its partner."""
+    return _shared_by_seat(x, tuple(cards if s == seat else 0 for s in range(4)))
+
+
+def _shared_by_seat(x: tuple[Any, ...], cards: Sequence[int]) -> tuple[Any, ...]:
+    """``x`` once each seat has shown its ``cards[seat]`` to its partner: shown, and no
+    longer waiting to be shown late."""
     shown = list(x[_X_SHOWN])
-    shown[seat] |= cards
     late = list(x[_X_LATE])
-    late[seat] &= ~cards
+    for seat, mask in enumerate(cards):
+        if mask:
+            shown[seat] |= mask
+            late[seat] &= ~mask
     return (tuple(late), tuple(shown), *x[_X_PEEKED:])
 
 
@@ -1353,16 +1362,10 @@ def _end_deal(state: TrionfettiState, reason: str, team: int, points: int) -> Tr
     # visible to the partner (or, opt-in, may be shown until the next deal's first card).
     if any(left):
         if game.automatic_sharing:
-            # :func:`_shared` for each seat, in one pass (every search line ends here)
-            shown = list(x[_X_SHOWN])
-            late = list(x[_X_LATE])
             for s in range(4):
-                cards = left[s]
-                if cards:
-                    ev = (ev, _K_SHARE, s, cards, reason)
-                    shown[s] |= cards
-                    late[s] &= ~cards
-            x = (tuple(late), tuple(shown), *x[_X_PEEKED:])
+                if left[s]:
+                    ev = (ev, _K_SHARE, s, left[s], reason)
+            x = _shared_by_seat(x, left)  # every seat's at once (every search line ends here)
         else:
             x = _with(x, _X_LATE, tuple(m & ~x[_X_SHOWN][s] for s, m in enumerate(left)))
     scores = list(d.scores)
