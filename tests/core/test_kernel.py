@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 import mazo
 from mazo import IllegalActionError, InvalidActionError, MazoError, NotationError, RulesError
 from mazo.core import LATIN_40, LATIN_52, SUITS, CardSet, iter_bits
+from mazo.core.game import DealFacts
 from mazo.core.rng import Rng, derive_seed
 
 RANKS_40 = ["1", "2", "3", "4", "5", "6", "7", "J", "Q", "K"]
@@ -436,3 +437,37 @@ def test_an_action_id_out_of_range_says_the_range(game_name: str) -> None:
     assert state == twin
     assert state.events == twin.events
     assert state.legal_actions() == twin.legal_actions()
+
+
+# -- a deal's facts ---------------------------------------------------------------------
+
+
+class _Facts(DealFacts):
+    __slots__ = ("dealer", "hands", "number", "packs", "scores", "seed", "trump")
+
+
+def test_deal_facts_copy_every_slot_into_a_new_object() -> None:
+    """``DealFacts.copy``: the same fields, a new object whose
+    fields can change without reaching the original, and an unset field still an error."""
+    d = _Facts.begin(2, 1, (3, 4), 99, ())
+    d.hands, d.trump = ((1, 2), (3,)), 7
+    c = d.copy()
+    assert type(c) is _Facts and c is not d
+    assert [getattr(c, n) for n in _Facts.__slots__] == [getattr(d, n) for n in _Facts.__slots__]
+    c.trump = 8
+    assert d.trump == 7
+    partial = _Facts.begin(0, 0, (), 1, ())
+    with pytest.raises(AttributeError, match="hands"):
+        partial.copy()
+    # every game's facts copy alike: a match's deal, copied, plays on the same
+    for name, players in (("briscola", 4), ("envite", 4), ("escoba", 2), ("trionfetti", 4)):
+        state = mazo.load_game(name, players=players).new_match(seed=3)
+        facts = next(v for v in vars_of(state) if isinstance(v, DealFacts))
+        twin = facts.copy()
+        assert all(getattr(twin, n) == getattr(facts, n) for n in type(facts).__slots__)
+
+
+def vars_of(state: object) -> list[object]:
+    """The values of a state's slots (the deal's facts are one of them)."""
+    names = [n for k in type(state).__mro__ for n in getattr(k, "__slots__", ())]
+    return [getattr(state, n) for n in names if hasattr(state, n)]
