@@ -9,15 +9,27 @@ deal sets, the share of the points won and its interval, and the duplicate compa
 
     python bench/ladder_table.py runs/*.json
     python bench/ladder_table.py --json runs/*.json    # the same numbers for machines
+    python bench/ladder_table.py --pool runs/*.json    # one row per pair over all runs
+
+``--pool`` makes one row of every run of the same pair (game, players, bot, opponent),
+as docs/strength.md's rows over several seeds are: deals and duplicate counts added,
+deals won with the Wilson interval of the totals, and the margin and share as the runs'
+means weighted by their deals, each interval from the runs' own (their standard errors,
+read back from the 95% intervals, combined with the same weights).  The share so pooled
+is the deal-weighted mean of each run's share, which equals the share of all the points
+when the runs' deals carry as many points on average (same game and opponent: close).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Any
+
+from mazo.sim.stats import Z95, wilson_interval
 
 HEADER = (
     "| game | players | bot | against | deals | deals won (95%) | margin a deal (95%) "
@@ -46,6 +58,7 @@ def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
                 "bot": first,
                 "against": second,
                 "deals": per["deals"],
+                "won": per["won"],
                 "win_rate": per["win_rate"],
                 "won_ci95": per["won_ci95"],
                 "mean_margin": per["mean_margin"],
@@ -59,6 +72,47 @@ def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
                 "deal_sets": per["deal_sets"],
             }
         )
+    return out
+
+
+def pool(table: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per pair (game, players, bot, opponent) over all its runs (``--pool``;
+    the module's docstring says how each number is combined).  Pairs keep the order in
+    which they first appear; ``seed`` becomes the list of the runs' seeds."""
+    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    for row in table:
+        key = (row["game"], row["players"], row["bot"], row["against"])
+        groups.setdefault(key, []).append(row)
+    out = []
+    for (game, players, bot, against), runs in groups.items():
+        deals = sum(r["deals"] for r in runs)
+        won = sum(r["won"] for r in runs)
+        weights = [r["deals"] / deals for r in runs]
+        row: dict[str, Any] = {
+            "game": game,
+            "players": players,
+            "bot": bot,
+            "against": against,
+            "deals": deals,
+            "won": won,
+            "win_rate": won / deals,
+            "won_ci95": list(wilson_interval(won, deals)),
+        }
+        for value, interval in (("mean_margin", "margin_ci95"), ("points_share", "share_ci95")):
+            mean = sum(w * r[value] for w, r in zip(weights, runs, strict=True))
+            se = math.sqrt(
+                sum(
+                    (w * (r[interval][1] - r[interval][0]) / (2 * Z95)) ** 2
+                    for w, r in zip(weights, runs, strict=True)
+                )
+            )
+            row[value], row[interval] = mean, [mean - Z95 * se, mean + Z95 * se]
+        for count in ("better", "even", "worse"):
+            values = [r[count] for r in runs]
+            row[count] = None if None in values else sum(values)
+        row["seed"] = [r["seed"] for r in runs]
+        row["deal_sets"] = sum(r["deal_sets"] for r in runs)
+        out.append(row)
     return out
 
 
@@ -79,6 +133,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="+", type=Path, help="tournament JSON outputs")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument(
+        "--pool", action="store_true", help="one row per pair over all its runs (seeds)"
+    )
     args = parser.parse_args(argv)
     table: list[dict[str, Any]] = []
     for path in args.files:
@@ -87,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ValueError, KeyError) as err:
             print(f"{path}: not a tournament JSON ({err})", file=sys.stderr)
             return 2
+    if args.pool:
+        table = pool(table)
     if args.json:
         print(json.dumps(table, indent=1))
     else:

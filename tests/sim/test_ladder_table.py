@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from types import ModuleType
 
@@ -46,3 +47,44 @@ def test_a_per_match_tournament_is_refused(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{}")
     assert _script().main([str(bad)]) == 2
+
+
+def test_pooled_rows_add_the_runs_of_a_pair_and_combine_their_intervals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two seeds of one pair and one run of another pair: ``--pool`` gives two rows; the
+    pooled pair's counts are the sums, its margin the deal-weighted mean, its interval
+    the runs' standard errors combined (narrower than either run's alone)."""
+    table = _script()
+    runs = [
+        run_tournament("briscola", ["normal", "random"], n, players=2, seed=s, unit="deal")
+        for s, n in ((3, 6), (4, 10))
+    ]
+    other = run_tournament("briscola", ["random", "normal"], 4, players=2, seed=5, unit="deal")
+    paths = []
+    for i, result in enumerate([*runs, other]):
+        paths.append(tmp_path / f"{i}.json")
+        paths[-1].write_text(json.dumps(result.to_json()))
+    first, second = (table.rows(r.to_json())[0] for r in runs)
+    pooled = table.pool([first, table.rows(other.to_json())[0], second])
+    assert [(r["bot"], r["against"]) for r in pooled] == [
+        ("normal", "random"),
+        ("random", "normal"),
+    ]
+    row = pooled[0]
+    assert row["deals"] == 32 and row["deal_sets"] == 16 and row["seed"] == [3, 4]
+    assert row["won"] == first["won"] + second["won"]
+    assert row["win_rate"] == pytest.approx(row["won"] / 32)
+    assert row["better"] == first["better"] + second["better"]
+    want = (12 * first["mean_margin"] + 20 * second["mean_margin"]) / 32
+    assert row["mean_margin"] == pytest.approx(want)
+    half = (row["margin_ci95"][1] - row["margin_ci95"][0]) / 2
+    halves = [(r["margin_ci95"][1] - r["margin_ci95"][0]) / 2 for r in (first, second)]
+    assert half == pytest.approx(math.hypot(12 / 32 * halves[0], 20 / 32 * halves[1]))
+    assert row["margin_ci95"][0] < row["mean_margin"] < row["margin_ci95"][1]
+    alone = table.rows(other.to_json())[0]  # one run: pooled as it was
+    for key, value in pooled[1].items():
+        assert value == ([alone[key]] if key == "seed" else pytest.approx(alone[key])), key
+    assert table.main(["--pool", *map(str, paths)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 4 and out[2].startswith("| briscola | 2 | `normal` | `random` | 32 |")
