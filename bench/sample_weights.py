@@ -16,6 +16,8 @@ whichever the game has.  Only decisions with a hidden card to place and somethin
 read count (``plays`` reads nothing before the opponent's first card: such positions are
 left out for both readers, so they are compared on the same ones), and only where the
 samples differ in the hands they deal (not Briscola's last tricks, which are solved).
+Where the plays read nowhere (Briscola at four or six players), the net is read alone
+at every such position.
 
     .venv/bin/python bench/sample_weights.py briscola --players 2 --deals 40 --json
 """
@@ -57,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     if plays is not None:
         logs["plays"] = []
         logs["both"] = []
+    alone: list[float] = []  # the net at every position, whether the plays read or not
     cpu = time.process_time()
     positions = 0
     for deal in range(args.deals):
@@ -77,20 +80,28 @@ def main(argv: list[str] | None = None) -> int:
                         half = _card_weigher(game, net, view, NET_POWER)
                         readers["both"] = weigh_both(weigh, half)
                 sample = game.sampler(view)
-                drawn = (
-                    [sample(rng) for _ in range(args.samples)] if len(readers) == len(logs) else []
-                )
+                paired = len(readers) == len(logs)  # every reader reads here
+                # the net alone draws from its own generator: the paired positions' draws
+                # stay those of the runs in docs/nets.md
+                draws = rng if paired else Rng(derive_seed(seed, "alone", step))
+                drawn = [sample(draws) for _ in range(args.samples)]
                 others = [s for s in range(game.players) if s != seat]
                 if len({tuple(tuple(d.hand(s)) for s in others) for d in drawn}) > 1:
                     for name, weigh in readers.items():
-                        mean = statistics.fmean(weigh(s, rng) for s in drawn)
-                        truth = statistics.fmean(weigh(state, rng) for _ in range(5))
+                        mean = statistics.fmean(weigh(s, draws) for s in drawn)
+                        truth = statistics.fmean(weigh(state, draws) for _ in range(5))
                         if mean > 0 and truth > 0:
-                            logs[name].append(math.log(truth / mean))
-                    positions += 1
+                            ratio = math.log(truth / mean)
+                            if name == "net":
+                                alone.append(ratio)
+                            if paired:
+                                logs[name].append(ratio)
+                    positions += paired
             state = state.apply(bots[seat].choose(view), seat=seat)
             step += 1
         print(f"deal {deal + 1}/{args.deals}", file=sys.stderr, end="\r")
+    if not positions:  # the plays read nowhere here (more than two players): the net alone
+        logs, positions = {"net": alone}, len(alone)
     out = {
         "game": game.name,
         "players": game.players,

@@ -10,9 +10,9 @@ generator.  It never talks (the encoder leaves talk out); where the seat's only 
 actions are outside what a net plays, it takes the first legal one.
 
 Options: ``temperature`` (0), ``weights`` (a folder written by ``mazo train --out`` or a
-``.npz`` file; default: the shipped net of the game).  A net covers the player count it
-was trained for; another count raises :class:`mazo.nets.NetError` saying how to train
-one.
+``.npz`` file; default: the game's shipped net for the player count).  A net covers the
+player count it was trained for; a count no net covers raises
+:class:`mazo.nets.NetError` saying how to train one.
 
 >>> import mazo
 >>> game = mazo.load_game("briscola", players=2)

@@ -42,9 +42,10 @@ Train a small policy/value network for one game: the normal heuristic plays itse
 --deals deals (seeded), every decision is recorded (the seat's encoder vector, its legal
 actions, the action taken, the deal's outcome for its side), and a two-layer MLP learns
 to choose as the heuristic does (policy head) and to predict the deal's points margin
-and winner (value head), on CPU with torch. The weights go to OUT/GAME.npz (float32, read
-by mazo.nets with numpy alone), with OUT/GAME.json recording how they were made; a
-checkpoint OUT/GAME.ckpt.pt is saved after every epoch (--resume continues from it).
+and winner (value head), on CPU with torch. The weights go to OUT/GAME-Np.npz (N the
+player count: briscola-4p.npz; float32, read by mazo.nets with numpy alone), with
+OUT/GAME-Np.json recording how they were made; a checkpoint OUT/GAME-Np.ckpt.pt is saved
+after every epoch (--resume continues from it).
 The same command and seed give the same weights on the same machine.
 
 --teacher rollouts keeps the heuristic's self-play but labels every decision with each
@@ -134,10 +135,10 @@ def add_parser(subparsers: Any) -> None:
         "for the game's shipped net) instead of random ones; --hidden must match",
     )
     p.add_argument(
-        "--out", default="nets", metavar="DIR", help="folder for GAME.npz/.json/.ckpt.pt (nets)"
+        "--out", default="nets", metavar="DIR", help="folder for GAME-Np.npz/.json/.ckpt.pt (nets)"
     )
     p.add_argument(
-        "--resume", action="store_true", help="continue from OUT/GAME.ckpt.pt when it matches"
+        "--resume", action="store_true", help="continue from OUT/GAME-Np.ckpt.pt when it matches"
     )
     p.add_argument("--json", action="store_true", help="print only a JSON summary on stdout")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -219,7 +220,7 @@ def train_game(
     import numpy as np
     import torch
 
-    from mazo.nets import FORMAT, load_net
+    from mazo.nets import FORMAT, load_net, net_stem
     from mazo.nets.actions import ActionFeatures
     from mazo.train.data import self_play
     from mazo.train.fit import Config, export, train
@@ -277,7 +278,8 @@ def train_game(
         value_weight=value_weight,
         cards_weight=cards_weight,
     )
-    ckpt = out_dir / f"{name}.ckpt.pt"
+    stem = net_stem(name, game.players)  # the count in the name: one folder, many counts
+    ckpt = out_dir / f"{stem}.ckpt.pt"
     result = with_progress(
         show,
         f"train {name}",
@@ -285,7 +287,7 @@ def train_game(
         lambda p: train(data, config, checkpoint=ckpt, resume=resume, progress=p, init=start),
     )
     arrays = export(result.model)
-    weights = out_dir / f"{name}.npz"
+    weights = out_dir / f"{stem}.npz"
     np.savez(weights, **arrays)  # type: ignore[arg-type]
     features = ActionFeatures(game)
     record: dict[str, Any] = {
@@ -328,7 +330,7 @@ def train_game(
             "python": platform.python_version(),
         },
     }
-    (out_dir / f"{name}.json").write_text(json.dumps(record, indent=2) + "\n")
+    (out_dir / f"{stem}.json").write_text(json.dumps(record, indent=2) + "\n")
     net = load_net(game, weights)  # the written files load, and numpy agrees with torch
     rows = data.x[: min(len(data), 512)]
     with torch.no_grad():
@@ -344,7 +346,7 @@ def train_game(
         "game": name,
         "players": game.players,
         "weights": str(weights),
-        "record": str(out_dir / f"{name}.json"),
+        "record": str(out_dir / f"{stem}.json"),
         "checkpoint": str(ckpt),
         "bytes": size,
         "parameters": sum(int(a.size) for a in arrays.values()),

@@ -1,7 +1,7 @@
 """Learned evaluation: a small policy/value network per game, played in numpy.
 
-Nothing here imports torch: the shipped weights (``mazo/nets/weights/<game>.npz``, with
-``<game>.json`` recording how they were made) are plain ``float32`` arrays, and the
+Nothing here imports torch: the shipped weights (``mazo/nets/weights/<game>-<N>p.npz``,
+with a ``.json`` beside each recording how they were made) are plain ``float32`` arrays, and the
 forward pass is a few numpy matrix products (:mod:`mazo.nets.model`).  Training lives in
 :mod:`mazo.train` (``mazo train GAME``, torch, the ``train`` extra).
 
@@ -14,9 +14,12 @@ card, the chance that an opponent holds it (:meth:`GameNet.opponent_cards`), whi
 search levels read to weigh their samples.  docs/nets.md tells the whole story.
 
 Nets are found through the game registry by the game's name; each is trained for one
-player count (and the default rules options: the encoder's layout must match), and
-asking for another raises :class:`NetError` saying which counts the net covers and how
-to train one for the count asked for.
+player count (and the default rules options: the encoder's layout must match), so its
+file names the count: ``<game>-<N>p.npz`` (:func:`net_stem`; four-player Briscola's is
+``briscola-4p.npz``), and a game may ship one for each of several counts.  A folder
+written before the count was in the name (``<game>.npz``) still loads, for the count its
+record says.  Asking for a count no net covers raises :class:`NetError` saying which
+counts are covered and how to train one for the count asked for.
 
 >>> import mazo
 >>> game = mazo.load_game("briscola", players=2)
@@ -51,11 +54,13 @@ __all__ = [
     "NetError",
     "PolicyValueNet",
     "load_net",
+    "net_stem",
     "shipped",
 ]
 
 WEIGHTS = Path(__file__).resolve().parent / "weights"
-"""Where the shipped nets live: ``<game>.npz`` and ``<game>.json``."""
+"""Where the shipped nets live: ``<game>-<N>p.npz`` and ``<game>-<N>p.json`` for each
+game and player count (:func:`net_stem`)."""
 FORMAT = 1
 """The weights format this code reads (``format`` in the JSON record)."""
 
@@ -99,21 +104,43 @@ class GameNet:
         return (1.0 / (1.0 + np.exp(-logits))).tolist()  # type: ignore[no-any-return]
 
 
-def shipped() -> dict[str, int]:
-    """The games with a shipped net, and the player count each covers."""
-    out: dict[str, int] = {}
+def net_stem(name: str, players: int) -> str:
+    """The file name (without ``.npz``/``.json``) of ``name``'s net for ``players``, as
+    ``mazo train`` writes it and the package ships it: ``briscola-4p``."""
+    return f"{name}-{players}p"
+
+
+def shipped() -> dict[str, tuple[int, ...]]:
+    """The games with a shipped net, and the player counts their nets cover (sorted)."""
+    out: dict[str, set[int]] = {}
     for path in sorted(WEIGHTS.glob("*.json")):
-        if path.stem in GAMES and path.with_suffix(".npz").is_file():
-            try:
-                out[path.stem] = int(json.loads(path.read_text())["players"])
-            except (OSError, ValueError, KeyError, TypeError):
-                continue
-    return out
+        name, _, count = path.stem.partition("-")
+        if name not in GAMES or not path.with_suffix(".npz").is_file():
+            continue
+        try:
+            players = int(json.loads(path.read_text())["players"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if count and path.stem != net_stem(name, players):
+            continue  # named for another count than its record says: not served
+        out.setdefault(name, set()).add(players)
+    return {name: tuple(sorted(counts)) for name, counts in sorted(out.items())}
 
 
 def _shipped_text() -> str:
     found = shipped()
-    return ", ".join(f"{g} {p}p" for g, p in found.items()) or "none"
+    return ", ".join(f"{g} {'/'.join(map(str, p))}p" for g, p in found.items()) or "none"
+
+
+def _net_file(folder: Path, name: str, players: int) -> Path | None:
+    """The weights file in ``folder`` for ``name`` at ``players``: the count's own
+    (``<name>-<N>p.npz``), else a file written before the count was in the name
+    (``<name>.npz``, whose record then says which count it covers)."""
+    for stem in (net_stem(name, players), name):
+        path = folder / f"{stem}.npz"
+        if path.is_file():
+            return path
+    return None
 
 
 def load_net(game: Game, weights: str | Path | None = None) -> GameNet:
@@ -127,29 +154,33 @@ def load_net(game: Game, weights: str | Path | None = None) -> GameNet:
     if GAMES.get(name) is not type(game):
         raise NetError(f"{name!r} is not a registered game; games are: {', '.join(GAMES)}")
     if weights is None:
-        path = WEIGHTS / f"{name}.npz"
-        if not path.is_file():
+        found = _net_file(WEIGHTS, name, game.players)
+        if found is None:
+            counts = shipped().get(name)
+            if counts:
+                nets = "nets were" if len(counts) > 1 else "net was"
+                raise _count_error(f"the shipped {name} {nets}", counts, game)
             raise NetError(
                 f"no shipped net for {name} (shipped: {_shipped_text()}); train one with "
-                f"`mazo train {name} --out DIR` and load it with weights=DIR"
+                f"`mazo train {name} --players {game.players} --out DIR` and load it with "
+                "weights=DIR"
             )
+        path = found
     else:
         path = Path(weights)
         if path.is_dir():
-            path = path / f"{name}.npz"
+            path = _net_file(path, name, game.players) or path / f"{name}.npz"
         if not path.is_file():
-            raise NetError(f"no net file {str(path)!r} (a folder with {name}.npz, or the file)")
+            raise NetError(
+                f"no net file {str(path)!r} (a folder with "
+                f"{net_stem(name, game.players)}.npz, or the file)"
+            )
     net, meta = _read(path)
     if meta.get("game") != name:
         raise NetError(f"{path.name} is a net for {meta.get('game')!r}, not {name}")
     players = meta.get("players")
     if players != game.players:
-        where = "the shipped net" if weights is None else str(path)
-        raise NetError(
-            f"{where} for {name} was trained for {players} players, not {game.players}; "
-            f"train one with `mazo train {name} --players {game.players} --out DIR` and "
-            "load it with weights=DIR"
-        )
+        raise _count_error(f"{path} was", (players,), game)
     encoder_size = Encoder(game).size
     if net.inputs != encoder_size:
         raise NetError(
@@ -168,6 +199,16 @@ def load_net(game: Game, weights: str | Path | None = None) -> GameNet:
             f"{path.name} has {net.features} action features; {name} needs {features.size}"
         )
     return GameNet(game, net, meta)
+
+
+def _count_error(subject: str, counts: tuple[Any, ...], game: Game) -> NetError:
+    """The error for a net (``subject``: "the shipped briscola nets were") trained for
+    other player ``counts`` than ``game``'s, saying how to train one for its count."""
+    return NetError(
+        f"{subject} trained for {'/'.join(map(str, counts))} players, not {game.players}; "
+        f"train one with `mazo train {game.name} --players {game.players} --out DIR` and "
+        "load it with weights=DIR"
+    )
 
 
 def _read(path: Path) -> tuple[PolicyValueNet, dict[str, Any]]:

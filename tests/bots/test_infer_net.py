@@ -19,7 +19,7 @@ from mazo.bots.ismcts import ISMCTSBot, _card_weigher, _weighing  # noqa: E402
 from mazo.core.errors import RulesError  # noqa: E402
 from mazo.core.rng import Rng  # noqa: E402
 from mazo.env.encoding import Encoder  # noqa: E402
-from mazo.nets import FORMAT, load_net  # noqa: E402
+from mazo.nets import FORMAT, load_net, net_stem  # noqa: E402
 
 
 def _write_net(folder: Path, game: Any, cards: bool = True, seed: int = 0) -> Path:
@@ -32,9 +32,10 @@ def _write_net(folder: Path, game: Any, cards: bool = True, seed: int = 0) -> Pa
     shapes = layer_shapes(Encoder(game).size, 16, ActionFeatures(game).size, deck)
     arrays = {k: rng.normal(0, 0.3, s).astype(np.float32) for k, s in shapes.items()}
     folder.mkdir(parents=True, exist_ok=True)
-    np.savez(folder / f"{game.name}.npz", **arrays)
+    stem = net_stem(game.name, game.players)
+    np.savez(folder / f"{stem}.npz", **arrays)
     record = {"format": FORMAT, "game": game.name, "players": game.players, "record": {}}
-    (folder / f"{game.name}.json").write_text(json.dumps(record))
+    (folder / f"{stem}.json").write_text(json.dumps(record))
     return folder
 
 
@@ -151,10 +152,10 @@ def test_infer_net_needs_a_net_with_a_cards_head(tmp_path: Path) -> None:
         mazo.make_bot("expert", game, seed=1, infer="cards")
     # A cards head of the wrong width is refused when the net loads.
     wrong = _write_net(tmp_path / "wide", game)
-    with np.load(wrong / "briscola.npz") as data:
+    with np.load(wrong / "briscola-2p.npz") as data:
         arrays = {k: data[k] for k in data.files}
     arrays["wc"], arrays["bc"] = arrays["wc"][:, :30], arrays["bc"][:30]
-    np.savez(wrong / "briscola.npz", **arrays)
+    np.savez(wrong / "briscola-2p.npz", **arrays)
     with pytest.raises(RulesError, match="cards head of 30"):
         load_net(game, wrong)
 
@@ -268,8 +269,8 @@ def test_infer_both_needs_both_readers(tmp_path: Path) -> None:
 
 def test_two_player_briscolas_search_levels_read_both_with_the_shipped_net() -> None:
     """Session 16: the two-player Briscola preset weighs its samples by both readers with
-    the shipped net's cards head; four players (no net for them, no plays read) keep the
-    hand-made reader's setting and load no net."""
+    the shipped net's cards head; four players (their net has no cards head, no plays
+    read) keep the hand-made reader's setting and load no net."""
     two = mazo.load_game("briscola", players=2)
     for level in ("hard", "expert"):
         bot = mazo.make_bot(level, two, seed=1)
@@ -277,5 +278,6 @@ def test_two_player_briscolas_search_levels_read_both_with_the_shipped_net() -> 
         assert bot.card_net is not None and bot.card_net.net.cards == 40
         assert bot.play_reader is not None
     four = mazo.load_game("briscola", players=4)
+    assert load_net(four).net.cards == 0  # the four-player net: policy and value only
     bot = mazo.make_bot("expert", four, seed=1)
     assert isinstance(bot, ISMCTSBot) and bot.card_net is None

@@ -20,9 +20,17 @@ from mazo.bots.net import NetBot, make
 from mazo.core.errors import RulesError
 from mazo.core.rng import Rng
 from mazo.env.encoding import Encoder
-from mazo.nets import WEIGHTS, NetError, load_net, shipped
+from mazo.nets import WEIGHTS, NetError, load_net, net_stem, shipped
 
-SHIPPED = {"briscola": 2, "escoba": 2, "envite": 4, "trionfetti": 4}
+SHIPPED = {"briscola": (2, 4), "escoba": (2,), "envite": (4,), "trionfetti": (4,)}
+SHIPPED_NETS = [(game, n) for game, counts in SHIPPED.items() for n in counts]
+
+
+def _stem(game: str, players: int) -> str:
+    """A shipped net's file name: the game and the count it covers."""
+    return f"{game}-{players}p"
+
+
 POSITIONS = 2000  # a game, at the least
 RECORD_KEYS = {
     "command",
@@ -39,10 +47,10 @@ RECORD_KEYS = {
 
 def test_every_game_ships_a_net_within_the_budget_with_its_record() -> None:
     assert shipped() == SHIPPED
-    for game, players in SHIPPED.items():
-        weights = WEIGHTS / f"{game}.npz"
+    for game, players in SHIPPED_NETS:
+        weights = WEIGHTS / f"{_stem(game, players)}.npz"
         assert weights.stat().st_size <= 2_000_000, game
-        meta = json.loads((WEIGHTS / f"{game}.json").read_text())
+        meta = json.loads((WEIGHTS / f"{_stem(game, players)}.json").read_text())
         assert meta["players"] == players and meta["game"] == game
         assert set(meta["record"]) >= RECORD_KEYS, game
         assert meta["record"]["command"].startswith(f"mazo train {game} ")
@@ -50,9 +58,11 @@ def test_every_game_ships_a_net_within_the_budget_with_its_record() -> None:
             assert all(data[k].dtype == np.float32 for k in data.files)
 
 
-@pytest.mark.parametrize("game_name", sorted(SHIPPED))
-def test_net_bot_plays_only_legal_moves_and_reads_nothing_hidden(game_name: str) -> None:
-    game = mazo.load_game(game_name, players=SHIPPED[game_name])
+@pytest.mark.parametrize(("game_name", "players"), SHIPPED_NETS)
+def test_net_bot_plays_only_legal_moves_and_reads_nothing_hidden(
+    game_name: str, players: int
+) -> None:
+    game = mazo.load_game(game_name, players=players)
     bot = NetBot(game, seed=1)
     twin = NetBot(game, seed=1)
     encoder = Encoder(game)
@@ -106,8 +116,40 @@ def test_another_player_count_is_refused_with_how_to_train_one() -> None:
     game = mazo.load_game("envite", players=6)
     with pytest.raises(NetError, match=r"trained for 4 players, not 6.*mazo train envite"):
         NetBot(game, seed=0)
-    with pytest.raises(RulesError, match="trained for 2 players, not 4"):
-        make_bot("mazo.bots.net:make", mazo.load_game("briscola", players=4), seed=0)
+    with pytest.raises(
+        RulesError, match="shipped briscola nets were trained for 2/4 players, not 6"
+    ):
+        make_bot("mazo.bots.net:make", mazo.load_game("briscola", players=6), seed=0)
+
+
+def test_each_player_count_loads_its_own_net(tmp_path: Path) -> None:
+    """A game's nets for several counts, each file named for its count
+    (``<game>-<N>p.npz``), shipped or in a folder: each count gets the net trained for
+    it; a folder from before the count was in the name (``<game>.npz``) still loads for
+    the count its record says; a file named for one count whose record says another is
+    refused, not served."""
+    two, four = (mazo.load_game("briscola", players=n) for n in (2, 4))
+    assert load_net(two).meta["players"] == 2 and load_net(four).meta["players"] == 4
+    assert load_net(four).net.inputs == Encoder(four).size != Encoder(two).size
+    assert (net_stem("briscola", 4), net_stem("envite", 8)) == ("briscola-4p", "envite-8p")
+    both, old = tmp_path / "both", tmp_path / "old"
+    both.mkdir(), old.mkdir()
+    for stem in ("briscola-2p", "briscola-4p"):
+        for ext in (".npz", ".json"):
+            shutil.copy(WEIGHTS / f"{stem}{ext}", both / f"{stem}{ext}")
+            if stem == "briscola-2p":  # the name mazo train wrote before
+                shutil.copy(WEIGHTS / f"{stem}{ext}", old / f"briscola{ext}")
+    assert load_net(four, both).meta["players"] == 4
+    assert load_net(two, both).meta["players"] == 2
+    assert load_net(two, old).meta["players"] == 2
+    with pytest.raises(NetError, match=r"no net file .*briscola-6p\.npz"):
+        load_net(mazo.load_game("briscola", players=6), both)
+    with pytest.raises(NetError, match=r"briscola\.npz was trained for 2 players, not 4"):
+        load_net(four, old)
+    for ext in (".npz", ".json"):  # the two-player net under the four-player name
+        shutil.copy(WEIGHTS / f"briscola-2p{ext}", both / f"briscola-4p{ext}")
+    with pytest.raises(NetError, match="trained for 2 players, not 4"):
+        load_net(four, both)
 
 
 def test_loading_errors_are_clear(tmp_path: Path) -> None:
@@ -117,16 +159,16 @@ def test_loading_errors_are_clear(tmp_path: Path) -> None:
     with pytest.raises(NetError, match="configured game"):
         load_net("briscola")  # type: ignore[arg-type]
     # a record missing, then a damaged weights file, then another game's net
-    shutil.copy(WEIGHTS / "briscola.npz", tmp_path / "briscola.npz")
+    shutil.copy(WEIGHTS / "briscola-2p.npz", tmp_path / "briscola.npz")
     with pytest.raises(NetError, match=r"no record briscola\.json"):
         load_net(game, tmp_path)
-    shutil.copy(WEIGHTS / "briscola.json", tmp_path / "briscola.json")
+    shutil.copy(WEIGHTS / "briscola-2p.json", tmp_path / "briscola.json")
     assert load_net(game, tmp_path / "briscola.npz").net.inputs == Encoder(game).size
     (tmp_path / "briscola.npz").write_bytes(b"not a zip")
     with pytest.raises(NetError, match=r"cannot read briscola\.npz"):
         load_net(game, tmp_path)
-    shutil.copy(WEIGHTS / "escoba.npz", tmp_path / "briscola.npz")
-    shutil.copy(WEIGHTS / "escoba.json", tmp_path / "briscola.json")
+    shutil.copy(WEIGHTS / "escoba-2p.npz", tmp_path / "briscola.npz")
+    shutil.copy(WEIGHTS / "escoba-2p.json", tmp_path / "briscola.json")
     with pytest.raises(NetError, match="is a net for 'escoba', not briscola"):
         load_net(game, tmp_path)
     (tmp_path / "briscola.json").write_text("{")

@@ -224,11 +224,14 @@ def test_a_cards_head_learns_what_its_input_says_about_the_cards() -> None:
         train(data, Config(epochs=1, cards_weight=1.0))
 
 
-@pytest.mark.parametrize("game_name", ["briscola", "escoba", "envite", "trionfetti"])
-def test_the_shipped_nets_read_the_same_in_numpy_and_torch(game_name: str) -> None:
+@pytest.mark.parametrize(
+    ("game_name", "players"),
+    [("briscola", 2), ("briscola", 4), ("escoba", 2), ("envite", 4), ("trionfetti", 4)],
+)
+def test_the_shipped_nets_read_the_same_in_numpy_and_torch(game_name: str, players: int) -> None:
     from mazo.train.fit import Model, export, load_arrays
 
-    game = mazo.load_game(game_name, players=2 if game_name in ("briscola", "escoba") else 4)
+    game = mazo.load_game(game_name, players=players)
     net = load_net(game).net
     model = Model(net.inputs, net.hidden, net.features)
     load_arrays(model, net.w)
@@ -318,13 +321,16 @@ def test_a_tiny_run_end_to_end_twice_gives_the_same_weights(
         assert _train([*flags, "--out", str(tmp_path / run), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out.split("\n}\n")[0] + "\n}")
     assert summary["numpy_vs_torch_max_diff"] < 1e-5 and summary["deals"] == 6
-    with np.load(tmp_path / "a" / "escoba.npz") as a, np.load(tmp_path / "b" / "escoba.npz") as b:
+    with (
+        np.load(tmp_path / "a" / "escoba-2p.npz") as a,
+        np.load(tmp_path / "b" / "escoba-2p.npz") as b,
+    ):
         assert sorted(a.files) == sorted(b.files)
         assert all(np.array_equal(a[k], b[k]) for k in a.files)
-    record = json.loads((tmp_path / "a" / "escoba.json").read_text())["record"]
+    record = json.loads((tmp_path / "a" / "escoba-2p.json").read_text())["record"]
     assert record["command"].startswith("mazo train escoba --players 2 --deals 6 --epochs 2")
     assert record["seed"] == 3 and record["epochs"] == 2 and len(record["history"]) == 2
-    assert (tmp_path / "a" / "escoba.ckpt.pt").is_file()
+    assert (tmp_path / "a" / "escoba-2p.ckpt.pt").is_file()
     # the written net plays
     game = mazo.load_game("escoba", players=2)
     net = load_net(game, tmp_path / "a")
@@ -333,14 +339,17 @@ def test_a_tiny_run_end_to_end_twice_gives_the_same_weights(
     assert legal == state.legal_actions()
     # --resume with the same settings continues from the finished checkpoint: same weights
     assert _train([*flags, "--out", str(tmp_path / "a"), "--resume", "--json"]) == 0
-    with np.load(tmp_path / "a" / "escoba.npz") as a, np.load(tmp_path / "b" / "escoba.npz") as b:
+    with (
+        np.load(tmp_path / "a" / "escoba-2p.npz") as a,
+        np.load(tmp_path / "b" / "escoba-2p.npz") as b,
+    ):
         assert all(np.array_equal(a[k], b[k]) for k in a.files)
 
 
 def test_a_rollouts_teacher_is_recorded(tmp_path: Path) -> None:
     flags = ["briscola", "--deals", "30", "--epochs", "1", "--hidden", "8", "--seed", "2"]
     assert _train([*flags, "--teacher", "rollouts", "--out", str(tmp_path), "--json"]) == 0
-    record = json.loads((tmp_path / "briscola.json").read_text())["record"]
+    record = json.loads((tmp_path / "briscola-4p.json").read_text())["record"]
     assert record["teacher"] == "rollouts" and record["policy"] == "advantage"
     assert "--teacher rollouts" in record["command"]
     assert "q_gain_over_teacher" in record["validation"]
@@ -351,7 +360,7 @@ def test_a_search_teacher_is_recorded(tmp_path: Path) -> None:
     flags = ["briscola", "--deals", "30", "--epochs", "2", "--hidden", "8", "--seed", "2"]
     more = ["--teacher", "search", "--teacher-iterations", "6", "--out", str(tmp_path)]
     assert _train([*flags, *more, "--json"]) == 0
-    record = json.loads((tmp_path / "briscola.json").read_text())["record"]
+    record = json.loads((tmp_path / "briscola-4p.json").read_text())["record"]
     assert record["teacher"] == "search" and record["teacher_iterations"] == 6
     assert record["policy"] == "advantage"
     assert "--teacher search --teacher-iterations 6" in record["command"]
@@ -374,7 +383,7 @@ def test_a_run_can_start_from_a_net(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert all(np.allclose(shipped.w[k], started.w[k], atol=1e-6) for k in started.w)
     fresh = load_net(game, tmp_path / "b").net
     assert not np.allclose(shipped.w["w1"], fresh.w["w1"], atol=1e-3)
-    record = json.loads((tmp_path / "a" / "briscola.json").read_text())["record"]
+    record = json.loads((tmp_path / "a" / "briscola-2p.json").read_text())["record"]
     assert record["init"] == "shipped" and "--init shipped" in record["command"]
     assert _train([*flags, "--init", "shipped", "--hidden", "16", "--out", str(tmp_path)]) == 2
     assert "pass --hidden 128" in capsys.readouterr().err
@@ -388,7 +397,7 @@ def test_a_cards_run_is_recorded_and_its_head_loads(
     summary = json.loads(capsys.readouterr().out)
     assert summary["numpy_vs_torch_max_diff"] < 1e-5
     assert "cards_recall" in summary["validation"]
-    record = json.loads((tmp_path / "briscola.json").read_text())["record"]
+    record = json.loads((tmp_path / "briscola-2p.json").read_text())["record"]
     assert record["cards_weight"] == 0.5 and "--cards-weight 0.5" in record["command"]
     game = mazo.load_game("briscola", players=2)
     net = load_net(game, tmp_path)
@@ -418,9 +427,9 @@ def test_the_record_names_the_commit_as_it_was_before_the_weights_were_written(
     out = tmp_path / "weights"
 
     def commit() -> str:
-        return "abc+dirty" if (out / "briscola.npz").exists() else "abc"
+        return "abc+dirty" if (out / "briscola-4p.npz").exists() else "abc"
 
     monkeypatch.setattr(train, "_git_commit", commit)
     flags = ["briscola", "--deals", "4", "--epochs", "1", "--hidden", "8", "--out", str(out)]
     assert _train([*flags, "--json"]) == 0
-    assert json.loads((out / "briscola.json").read_text())["record"]["git_commit"] == "abc"
+    assert json.loads((out / "briscola-4p.json").read_text())["record"]["git_commit"] == "abc"

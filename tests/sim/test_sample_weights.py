@@ -5,6 +5,7 @@ them."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -23,3 +24,32 @@ def test_the_readers_weigh_the_same_positions(capsys: pytest.CaptureFixture[str]
         assert reader["positions"] == out["positions"]
         assert reader["geometric_mean_ratio"] > 0
         assert 0 <= reader["truth_above_average"] <= 1
+
+
+def test_at_four_players_the_net_is_read_alone_at_every_position(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The plays are read in two-player deals only: at four players the net's head is
+    asked alone (a random head here; what a trained one knows is in docs/nets.md)."""
+    import numpy as np
+
+    import mazo
+    from mazo.env.encoding import Encoder
+    from mazo.nets import FORMAT, net_stem
+    from mazo.nets.actions import ActionFeatures
+    from mazo.nets.model import layer_shapes
+
+    game = mazo.load_game("briscola", players=4)
+    shapes = layer_shapes(Encoder(game).size, 8, ActionFeatures(game).size, 40)
+    rng = np.random.default_rng(1)
+    arrays = {k: rng.normal(0, 0.3, v).astype(np.float32) for k, v in shapes.items()}
+    np.savez(tmp_path / f"{net_stem('briscola', 4)}.npz", **arrays)
+    record = {"format": FORMAT, "game": "briscola", "players": 4, "record": {}}
+    (tmp_path / f"{net_stem('briscola', 4)}.json").write_text(json.dumps(record))
+    script = bench_script("sample_weights")
+    argv = ["briscola", "-n", "4", "--deals", "2", "--samples", "8", "--weights", str(tmp_path)]
+    assert script.main([*argv, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out["readers"]) == {"net"} and out["positions"] > 5
+    assert out["readers"]["net"]["positions"] == out["positions"]
+    assert out["readers"]["net"]["geometric_mean_ratio"] > 0
