@@ -10,6 +10,7 @@ deal sets, the share of the points won and its interval, and the duplicate compa
     python bench/ladder_table.py runs/*.json
     python bench/ladder_table.py --json runs/*.json    # the same numbers for machines
     python bench/ladder_table.py --pool runs/*.json    # one row per pair over all runs
+    python bench/ladder_table.py --paired runs/*.json  # two bots against one, set by set
 
 ``--pool`` makes one row of every run of the same pair (game, players, bot, opponent),
 as docs/strength.md's rows over several seeds are: deals and duplicate counts added,
@@ -18,6 +19,14 @@ means weighted by their deals, each interval from the runs' own (their standard 
 read back from the 95% intervals, combined with the same weights).  The share so pooled
 is the deal-weighted mean of each run's share, which equals the share of all the points
 when the runs' deals carry as many points on average (same game and opponent: close).
+
+``--paired`` compares two bots that played the same opponent on the same deals: runs
+of the same game, player count, opponent, seed and number of deal sets (the deal sets
+are then the same cards, dealt the same way).  Each deal set's mean margin of one bot
+less the other's (``set_margins`` in the tournament's JSON) is one paired difference;
+the row gives their mean with its 95% interval (normal approximation over the deal
+sets), pooled over every seed both bots played.  Far narrower than the two rows' own
+intervals side by side: the luck of the cards is the same on both sides.
 """
 
 from __future__ import annotations
@@ -70,6 +79,7 @@ def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
                 "worse": dup.get("worse"),
                 "seed": result["seed"],
                 "deal_sets": per["deal_sets"],
+                "set_margins": per.get("set_margins"),  # None in JSON from before it
             }
         )
     return out
@@ -116,6 +126,72 @@ def pool(table: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+PAIRED_HEADER = (
+    "| game | players | bot | other | against | deal sets (seeds) | bot's margin "
+    "| other's margin | bot less other, paired (95%) |\n|---|---|---|---|---|---|---|---|---|"
+)
+
+
+def paired(table: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``--paired``: per two bots that played the same opponent on the same deals (game,
+    players, opponent, seed, deal sets), the deal sets' paired margin differences,
+    pooled over the seeds both played; one row per (bot, other, opponent)."""
+    runs: dict[tuple[Any, ...], dict[str, list[float]]] = {}
+    for row in table:
+        if row.get("set_margins") is None:
+            raise SystemExit(
+                f"{row['game']}: {row['bot']} vs {row['against']} (seed {row['seed']}) has no "
+                "set_margins: run the tournament again with this version of mazo"
+            )
+        key = (row["game"], row["players"], row["against"], row["seed"], row["deal_sets"])
+        runs.setdefault(key, {}).setdefault(row["bot"], row["set_margins"])
+    found: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for (game, players, against, seed, _), bots in runs.items():
+        names = list(bots)
+        for i, bot in enumerate(names):
+            for other in names[i + 1 :]:
+                got = found.setdefault(
+                    (game, players, bot, other, against),
+                    {"mine": [], "theirs": [], "seeds": []},
+                )
+                got["mine"].extend(bots[bot])
+                got["theirs"].extend(bots[other])
+                got["seeds"].append(seed)
+    out = []
+    for (game, players, bot, other, against), got in found.items():
+        diffs = [a - b for a, b in zip(got["mine"], got["theirs"], strict=True)]
+        n = len(diffs)
+        mean = sum(diffs) / n
+        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else math.inf
+        half = Z95 * spread / math.sqrt(n)
+        out.append(
+            {
+                "game": game,
+                "players": players,
+                "bot": bot,
+                "other": other,
+                "against": against,
+                "deal_sets": n,
+                "seeds": got["seeds"],
+                "margin": sum(got["mine"]) / n,
+                "other_margin": sum(got["theirs"]) / n,
+                "difference": mean,
+                "difference_ci95": [mean - half, mean + half],
+            }
+        )
+    return out
+
+
+def paired_markdown(row: dict[str, Any]) -> str:
+    lo, hi = row["difference_ci95"]
+    seeds = ", ".join(map(str, row["seeds"]))
+    return (
+        f"| {row['game']} | {row['players']} | `{row['bot']}` | `{row['other']}` "
+        f"| `{row['against']}` | {row['deal_sets']:,} ({seeds}) | {row['margin']:+.2f} "
+        f"| {row['other_margin']:+.2f} | {row['difference']:+.2f} ({lo:+.2f} to {hi:+.2f}) |"
+    )
+
+
 def markdown(row: dict[str, Any]) -> str:
     lo, hi = row["won_ci95"]
     mlo, mhi = row["margin_ci95"]
@@ -136,7 +212,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--pool", action="store_true", help="one row per pair over all its runs (seeds)"
     )
+    parser.add_argument(
+        "--paired",
+        action="store_true",
+        help="two bots against the same opponent on the same deals: their margins' "
+        "difference, deal set by deal set",
+    )
     args = parser.parse_args(argv)
+    if args.pool and args.paired:
+        parser.error("--pool and --paired are two different tables: choose one")
     table: list[dict[str, Any]] = []
     for path in args.files:
         try:
@@ -144,6 +228,18 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ValueError, KeyError) as err:
             print(f"{path}: not a tournament JSON ({err})", file=sys.stderr)
             return 2
+    if args.paired:
+        pairs = paired(table)
+        if args.json:
+            print(json.dumps(pairs, indent=1))
+        elif not pairs:
+            print("no two bots played the same opponent on the same seed", file=sys.stderr)
+            return 1
+        else:
+            print(PAIRED_HEADER)
+            for row in pairs:
+                print(paired_markdown(row))
+        return 0
     if args.pool:
         table = pool(table)
     if args.json:

@@ -218,6 +218,7 @@ class DealTally:
     all_points: int = 0
     margin: RunningMean = field(default_factory=RunningMean)  # per deal
     set_margin: RunningMean = field(default_factory=RunningMean)  # per deal set's mean
+    set_margins: list[float] = field(default_factory=list)  # each deal set's mean, in order
     set_points: list[int] = field(default_factory=list)
     set_all_points: list[int] = field(default_factory=list)
     _open: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # margin, n, pts, all
@@ -245,6 +246,7 @@ class DealTally:
         margin, n, mine, every = self._open
         if n:
             self.set_margin.add(margin / n)
+            self.set_margins.append(margin / n)
             self.set_points.append(mine)
             self.set_all_points.append(every)
         self._open = [0, 0, 0, 0]
@@ -281,4 +283,8 @@ class DealTally:
             "points_share": self.share,
             "share_ci95": pair(ratio_interval(self.set_points, self.set_all_points)),
             "deal_sets": self.set_margin.n,
+            # each deal set's mean margin, in deal-set order: two runs of other bots
+            # against the same opponent on the same seed pair up set by set
+            # (bench/ladder_table.py --paired)
+            "set_margins": list(self.set_margins),
         }

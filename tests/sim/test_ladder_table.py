@@ -88,3 +88,48 @@ def test_pooled_rows_add_the_runs_of_a_pair_and_combine_their_intervals(
     assert table.main(["--pool", *map(str, paths)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert len(out) == 4 and out[2].startswith("| briscola | 2 | `normal` | `random` | 32 |")
+
+
+def test_paired_rows_compare_two_bots_set_by_set_on_the_same_deals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``normal`` and ``easy`` each against ``random`` on seeds 3 and 4: one paired row
+    over both seeds, each deal set's margin of one less the other's; a run against
+    another opponent pairs with nothing."""
+    table = _script()
+    paths, rows = [], []
+    for bot, seed, sets in (("normal", 3, 6), ("easy", 3, 6), ("normal", 4, 4), ("easy", 4, 4)):
+        data = run_tournament(
+            "briscola", [bot, "random"], sets, players=2, seed=seed, unit="deal"
+        ).to_json()
+        paths.append(tmp_path / f"{bot}{seed}.json")
+        paths[-1].write_text(json.dumps(data))
+        rows.extend(table.rows(data))
+        per = data["pairs"][0]["results"][bot]["per_deal"]
+        assert len(per["set_margins"]) == sets
+        assert sum(per["set_margins"]) / sets == pytest.approx(per["mean_margin"])
+    lone = run_tournament("briscola", ["easy", "normal"], 4, players=2, seed=3, unit="deal")
+    (row,) = table.paired([*rows, *table.rows(lone.to_json())])
+    assert (row["bot"], row["other"], row["against"]) == ("normal", "easy", "random")
+    assert row["deal_sets"] == 10 and row["seeds"] == [3, 4]
+    diffs = [
+        a - b
+        for n, e in ((rows[0], rows[1]), (rows[2], rows[3]))
+        for a, b in zip(n["set_margins"], e["set_margins"], strict=True)
+    ]
+    assert row["difference"] == pytest.approx(sum(diffs) / 10)
+    assert row["difference"] == pytest.approx(row["margin"] - row["other_margin"])
+    lo, hi = row["difference_ci95"]
+    spread = math.sqrt(sum((d - row["difference"]) ** 2 for d in diffs) / 9)
+    assert hi - lo == pytest.approx(2 * 1.959963984540054 * spread / math.sqrt(10))
+    assert table.main(["--paired", *map(str, paths)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 3 and out[2].startswith(
+        "| briscola | 2 | `normal` | `easy` | `random` | 10 (3, 4) |"
+    )
+    old = dict(rows[0], set_margins=None)  # a JSON from before set_margins
+    with pytest.raises(SystemExit, match="no set_margins"):
+        table.paired([old, rows[1]])
+    assert table.main(["--paired", str(paths[0])]) == 1  # one bot: nothing to pair
+    with pytest.raises(SystemExit):
+        table.main(["--paired", "--pool", str(paths[0])])
