@@ -1,8 +1,8 @@
 """Learned evaluation: a small policy/value network per game, played in numpy.
 
 Nothing here imports torch: the shipped weights (``mazo/nets/weights/<game>-<N>p.npz``,
-with a ``.json`` beside each recording how they were made) are plain ``float32`` arrays, and the
-forward pass is a few numpy matrix products (:mod:`mazo.nets.model`).  Training lives in
+with a ``.json`` beside each recording how they were made) are plain ``float32`` arrays,
+and the forward pass is a few numpy matrix products (:mod:`mazo.nets.model`).  Training lives in
 :mod:`mazo.train` (``mazo train GAME``, torch, the ``train`` extra).
 
 A net reads what one seat may know: the vector of the game's encoder
@@ -169,7 +169,14 @@ def load_net(game: Game, weights: str | Path | None = None) -> GameNet:
     else:
         path = Path(weights)
         if path.is_dir():
-            path = _net_file(path, name, game.players) or path / f"{name}.npz"
+            folder = path
+            found = _net_file(folder, name, game.players)
+            if found is None:
+                raise NetError(
+                    f"no net for {name} at {game.players} players in {str(folder)!r} "
+                    f"(looked for {net_stem(name, game.players)}.npz and {name}.npz)"
+                )
+            path = found
         if not path.is_file():
             raise NetError(
                 f"no net file {str(path)!r} (a folder with "

@@ -142,7 +142,7 @@ def test_each_player_count_loads_its_own_net(tmp_path: Path) -> None:
     assert load_net(four, both).meta["players"] == 4
     assert load_net(two, both).meta["players"] == 2
     assert load_net(two, old).meta["players"] == 2
-    with pytest.raises(NetError, match=r"no net file .*briscola-6p\.npz"):
+    with pytest.raises(NetError, match=r"no net for briscola at 6 players in .*briscola-6p\.npz"):
         load_net(mazo.load_game("briscola", players=6), both)
     with pytest.raises(NetError, match=r"briscola\.npz was trained for 2 players, not 4"):
         load_net(four, old)
@@ -154,8 +154,10 @@ def test_each_player_count_loads_its_own_net(tmp_path: Path) -> None:
 
 def test_loading_errors_are_clear(tmp_path: Path) -> None:
     game = mazo.load_game("briscola", players=2)
-    with pytest.raises(NetError, match="no net file"):
+    with pytest.raises(NetError, match=r"no net for briscola at 2 players in .*briscola-2p"):
         load_net(game, tmp_path)
+    with pytest.raises(NetError, match="no net file"):
+        load_net(game, tmp_path / "missing.npz")
     with pytest.raises(NetError, match="configured game"):
         load_net("briscola")  # type: ignore[arg-type]
     # a record missing, then a damaged weights file, then another game's net
