@@ -38,7 +38,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mazo.sim.stats import Z95, wilson_interval
+from mazo.sim.stats import Z95, RunningMean, wilson_interval
 
 HEADER = (
     "| game | players | bot | against | deals | deals won (95%) | margin a deal (95%) "
@@ -159,11 +159,11 @@ def paired(table: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 got["seeds"].append(seed)
     out = []
     for (game, players, bot, other, against), got in found.items():
-        diffs = [a - b for a, b in zip(got["mine"], got["theirs"], strict=True)]
-        n = len(diffs)
-        mean = sum(diffs) / n
-        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else math.inf
-        half = Z95 * spread / math.sqrt(n)
+        diffs = RunningMean()
+        for mine, theirs in zip(got["mine"], got["theirs"], strict=True):
+            diffs.add(mine - theirs)
+        n = diffs.n
+        interval = diffs.interval()  # None from a single deal set
         out.append(
             {
                 "game": game,
@@ -175,20 +175,21 @@ def paired(table: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "seeds": got["seeds"],
                 "margin": sum(got["mine"]) / n,
                 "other_margin": sum(got["theirs"]) / n,
-                "difference": mean,
-                "difference_ci95": [mean - half, mean + half],
+                "difference": diffs.mean,
+                "difference_ci95": list(interval) if interval else None,
             }
         )
     return out
 
 
 def paired_markdown(row: dict[str, Any]) -> str:
-    lo, hi = row["difference_ci95"]
     seeds = ", ".join(map(str, row["seeds"]))
+    interval = row["difference_ci95"]
+    spread = f"{interval[0]:+.2f} to {interval[1]:+.2f}" if interval else "one deal set"
     return (
         f"| {row['game']} | {row['players']} | `{row['bot']}` | `{row['other']}` "
         f"| `{row['against']}` | {row['deal_sets']:,} ({seeds}) | {row['margin']:+.2f} "
-        f"| {row['other_margin']:+.2f} | {row['difference']:+.2f} ({lo:+.2f} to {hi:+.2f}) |"
+        f"| {row['other_margin']:+.2f} | {row['difference']:+.2f} ({spread}) |"
     )
 
 

@@ -217,7 +217,6 @@ class DealTally:
     points: int = 0
     all_points: int = 0
     margin: RunningMean = field(default_factory=RunningMean)  # per deal
-    set_margin: RunningMean = field(default_factory=RunningMean)  # per deal set's mean
     set_margins: list[float] = field(default_factory=list)  # each deal set's mean, in order
     set_points: list[int] = field(default_factory=list)
     set_all_points: list[int] = field(default_factory=list)
@@ -245,11 +244,19 @@ class DealTally:
         """The deal set in progress is complete: count it as one unit."""
         margin, n, mine, every = self._open
         if n:
-            self.set_margin.add(margin / n)
             self.set_margins.append(margin / n)
             self.set_points.append(mine)
             self.set_all_points.append(every)
         self._open = [0, 0, 0, 0]
+
+    @property
+    def set_margin(self) -> RunningMean:
+        """The deal sets' mean margins as one stream: their mean and its interval (the
+        unit of a duplicate comparison; read from :attr:`set_margins`, in order)."""
+        out = RunningMean()
+        for margin in self.set_margins:
+            out.add(margin)
+        return out
 
     @property
     def win_rate(self) -> float:
@@ -270,6 +277,7 @@ class DealTally:
             return list(interval) if interval is not None else None
 
         lo, hi = wilson_interval(self.won, self.deals)
+        sets = self.set_margin
         return {
             "deals": self.deals,
             "won": self.won,
@@ -279,10 +287,10 @@ class DealTally:
             "won_ci95": [lo, hi],
             "score_rate": self.score_rate,
             "mean_margin": self.margin.mean,
-            "margin_ci95": pair(self.set_margin.interval()),
+            "margin_ci95": pair(sets.interval()),
             "points_share": self.share,
             "share_ci95": pair(ratio_interval(self.set_points, self.set_all_points)),
-            "deal_sets": self.set_margin.n,
+            "deal_sets": sets.n,
             # each deal set's mean margin, in deal-set order: two runs of other bots
             # against the same opponent on the same seed pair up set by set
             # (bench/ladder_table.py --paired)

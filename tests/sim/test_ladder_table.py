@@ -133,3 +133,20 @@ def test_paired_rows_compare_two_bots_set_by_set_on_the_same_deals(
     assert table.main(["--paired", str(paths[0])]) == 1  # one bot: nothing to pair
     with pytest.raises(SystemExit):
         table.main(["--paired", "--pool", str(paths[0])])
+
+
+def test_a_single_paired_deal_set_has_no_interval() -> None:
+    """One deal set gives one difference: no spread to read, so no interval (and valid
+    JSON: no infinities), and the markdown says why."""
+    table = _script()
+    rows = [
+        table.rows(
+            run_tournament("briscola", [bot, "random"], 1, players=2, seed=9, unit="deal").to_json()
+        )[0]
+        for bot in ("normal", "easy")
+    ]
+    (row,) = table.paired(rows)
+    assert row["deal_sets"] == 1 and row["difference_ci95"] is None
+    assert row["difference"] == pytest.approx(rows[0]["set_margins"][0] - rows[1]["set_margins"][0])
+    json.dumps(row, allow_nan=False)
+    assert table.paired_markdown(row).endswith("(one deal set) |")
