@@ -9,9 +9,11 @@ awards) are in :mod:`models.briscola`, where the tests import them from.
 from __future__ import annotations
 
 import io
+import json
 import re
 import sys
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,6 +30,7 @@ __all__ = [
     "play_lowest_until",
     "play_random",
     "run_cli",
+    "write_random_net",
 ]
 
 # -- driving engine states ----------------------------------------------------------
@@ -113,3 +116,31 @@ def bot_choice(state: Any, seat: int | None = None, seed: int = 1, **options: An
     action = bot.choose(state.observation(seat))
     assert action in state.legal_actions(seat)
     return str(state.game.action_to_string(action))
+
+
+# -- nets ---------------------------------------------------------------------------
+
+
+def write_random_net(
+    folder: Path, game: Any, cards: bool = True, seed: int = 0, hidden: int = 16
+) -> Path:
+    """A random net for ``game`` in ``folder``, as ``mazo train --out`` writes one (the
+    count's file name, a minimal record); with a cards head unless ``cards`` is False.
+    Needs numpy (callers skip without it)."""
+    import numpy as np
+
+    from mazo.env.encoding import Encoder
+    from mazo.nets import FORMAT, net_stem
+    from mazo.nets.actions import ActionFeatures
+    from mazo.nets.model import layer_shapes
+
+    rng = np.random.default_rng(seed)
+    deck = game.info.deck.size if cards else 0
+    shapes = layer_shapes(Encoder(game).size, hidden, ActionFeatures(game).size, deck)
+    arrays = {k: rng.normal(0, 0.3, s).astype(np.float32) for k, s in shapes.items()}
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = net_stem(game.name, game.players)
+    np.savez(folder / f"{stem}.npz", **arrays)  # type: ignore[arg-type]
+    record = {"format": FORMAT, "game": game.name, "players": game.players, "record": {}}
+    (folder / f"{stem}.json").write_text(json.dumps(record))
+    return folder

@@ -5,7 +5,6 @@ trained head knows is measured in docs/nets.md, not decided by a test."""
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import Any
@@ -14,29 +13,13 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
+from conftest import write_random_net  # noqa: E402
+
 import mazo  # noqa: E402
 from mazo.bots.ismcts import ISMCTSBot, _card_weigher, _weighing  # noqa: E402
 from mazo.core.errors import RulesError  # noqa: E402
 from mazo.core.rng import Rng  # noqa: E402
-from mazo.env.encoding import Encoder  # noqa: E402
-from mazo.nets import FORMAT, load_net, net_stem  # noqa: E402
-
-
-def _write_net(folder: Path, game: Any, cards: bool = True, seed: int = 0) -> Path:
-    """A random net for ``game`` in ``folder`` (as ``mazo train --out`` writes one)."""
-    from mazo.nets.actions import ActionFeatures
-    from mazo.nets.model import layer_shapes
-
-    rng = np.random.default_rng(seed)
-    deck = game.info.deck.size if cards else 0
-    shapes = layer_shapes(Encoder(game).size, 16, ActionFeatures(game).size, deck)
-    arrays = {k: rng.normal(0, 0.3, s).astype(np.float32) for k, s in shapes.items()}
-    folder.mkdir(parents=True, exist_ok=True)
-    stem = net_stem(game.name, game.players)
-    np.savez(folder / f"{stem}.npz", **arrays)
-    record = {"format": FORMAT, "game": game.name, "players": game.players, "record": {}}
-    (folder / f"{stem}.json").write_text(json.dumps(record))
-    return folder
+from mazo.nets import load_net  # noqa: E402
 
 
 def _plays_a_legal_deal(game: Any, bot: Any, seed: int) -> None:
@@ -120,7 +103,7 @@ def test_a_search_with_infer_net_plays_legal_reproducible_moves(tmp_path: Path) 
     view) get the same cards head and the same search move: no hidden card reaches the
     net.  A whole deal of the search against ``normal`` is legal."""
     game = mazo.load_game("briscola", players=2)
-    folder = _write_net(tmp_path / "net", game)
+    folder = write_random_net(tmp_path / "net", game)
     net = load_net(game, folder)
     state = game.new_match(seed=11)
     while state.to_act != 0 or not state.observation(0)["tricks"]:
@@ -145,13 +128,13 @@ def test_a_search_with_infer_net_plays_legal_reproducible_moves(tmp_path: Path) 
 
 def test_infer_net_needs_a_net_with_a_cards_head(tmp_path: Path) -> None:
     game = mazo.load_game("briscola", players=2)
-    folder = _write_net(tmp_path / "plain", game, cards=False)
+    folder = write_random_net(tmp_path / "plain", game, cards=False)
     with pytest.raises(RulesError, match="--cards-weight"):
         mazo.make_bot("expert", game, seed=1, infer="net", weights=str(folder))
     with pytest.raises(RulesError, match="'net' or 'both'"):
         mazo.make_bot("expert", game, seed=1, infer="cards")
     # A cards head of the wrong width is refused when the net loads.
-    wrong = _write_net(tmp_path / "wide", game)
+    wrong = write_random_net(tmp_path / "wide", game)
     with np.load(wrong / "briscola-2p.npz") as data:
         arrays = {k: data[k] for k in data.files}
     arrays["wc"], arrays["bc"] = arrays["wc"][:, :30], arrays["bc"][:30]
@@ -205,7 +188,7 @@ def test_infer_both_weighs_the_plays_times_the_square_root_of_the_nets_odds(
 
     assert NET_POWER == 0.5
     game = mazo.load_game("briscola", players=2)
-    folder = _write_net(tmp_path / "net", game)
+    folder = write_random_net(tmp_path / "net", game)
     deck = game.info.deck
     probs = [0.05 + 0.02 * c for c in range(40)]
     state = _deal_with_plays(game, 31)
@@ -244,7 +227,7 @@ def test_a_search_with_infer_both_finishes_a_deal_with_legal_reproducible_moves(
     tmp_path: Path,
 ) -> None:
     game = mazo.load_game("briscola", players=2)
-    folder = _write_net(tmp_path / "net", game)
+    folder = write_random_net(tmp_path / "net", game)
     state = _deal_with_plays(game, 32)
     options = {"iterations": 30, "infer": "both", "weights": str(folder)}
     moves = {mazo.make_bot("expert", game, seed=6, **options).choose(state.observation(0))}
@@ -258,11 +241,11 @@ def test_infer_both_needs_both_readers(tmp_path: Path) -> None:
     """A game without a play reader, or a net without a cards head, is refused with
     what to use instead."""
     trionfetti = mazo.load_game("trionfetti", players=4)
-    folder = _write_net(tmp_path / "t", trionfetti)
+    folder = write_random_net(tmp_path / "t", trionfetti)
     with pytest.raises(RulesError, match="infer=both needs the game's play_likelihood"):
         mazo.make_bot("expert", trionfetti, seed=1, infer="both", weights=str(folder))
     game = mazo.load_game("briscola", players=2)
-    plain = _write_net(tmp_path / "plain", game, cards=False)
+    plain = write_random_net(tmp_path / "plain", game, cards=False)
     with pytest.raises(RulesError, match="--cards-weight"):
         mazo.make_bot("expert", game, seed=1, infer="both", weights=str(plain))
 

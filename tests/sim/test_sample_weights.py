@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import write_random_net
 
 from .bench_scripts import bench_script
 
@@ -31,21 +32,9 @@ def test_at_four_players_the_net_is_read_alone_at_every_position(
 ) -> None:
     """The plays are read in two-player deals only: at four players the net's head is
     asked alone (a random head here; what a trained one knows is in docs/nets.md)."""
-    import numpy as np
-
     import mazo
-    from mazo.env.encoding import Encoder
-    from mazo.nets import FORMAT, net_stem
-    from mazo.nets.actions import ActionFeatures
-    from mazo.nets.model import layer_shapes
 
-    game = mazo.load_game("briscola", players=4)
-    shapes = layer_shapes(Encoder(game).size, 8, ActionFeatures(game).size, 40)
-    rng = np.random.default_rng(1)
-    arrays = {k: rng.normal(0, 0.3, v).astype(np.float32) for k, v in shapes.items()}
-    np.savez(tmp_path / f"{net_stem('briscola', 4)}.npz", **arrays)
-    record = {"format": FORMAT, "game": "briscola", "players": 4, "record": {}}
-    (tmp_path / f"{net_stem('briscola', 4)}.json").write_text(json.dumps(record))
+    write_random_net(tmp_path, mazo.load_game("briscola", players=4), hidden=8, seed=1)
     script = bench_script("sample_weights")
     argv = ["briscola", "-n", "4", "--deals", "2", "--samples", "8", "--weights", str(tmp_path)]
     assert script.main([*argv, "--json"]) == 0
