@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections import Counter
 from typing import Any
 
@@ -78,6 +79,26 @@ def play_first_legal(page: Page) -> None:
     v = version(page)
     click_stable(page, "#hand button.card.legal")
     wait_version_after(page, v, timeout=30_000)
+
+
+def settled_public(page: Page, base: str, tid: str, timeout: float = 30.0) -> dict[str, Any]:
+    """The table's public view at the version the page shows. Bots go on playing after
+    a click, so a view fetched once may be newer than the page (a trick the page has not
+    drawn yet) or the page newer than it: fetch until the two name the same version."""
+    deadline = time.monotonic() + timeout
+    while True:
+        view = public(base, tid)
+        shown = version(page)
+        if shown == view["version"]:
+            return view
+        if time.monotonic() > deadline:
+            raise AssertionError(
+                f"the page shows version {shown}, the table is at {view['version']}"
+            )
+        if shown < view["version"]:
+            wait_version_after(page, view["version"] - 1, timeout=timeout * 1000)
+        else:
+            time.sleep(0.05)  # the page moved on while the view was fetched: fetch again
 
 
 def shots(page: Page, name: str) -> None:
@@ -220,10 +241,10 @@ def test_envite_histories_and_the_raise_note(base: str, page: Page) -> None:
         else:
             click_stable(page, "#hand button.card.legal")
         wait_version_after(page, v, timeout=30_000)
-        obs = public(base, t["id"])["observation"]
+        obs = settled_public(page, base, t["id"])["observation"]
         if obs["tricks"]:
             saw_tricks = True
-            page.wait_for_selector("#trick-history li")
+            page.wait_for_selector("#trick-history li", timeout=30_000)
             assert (
                 history_cards(page, "#trick-history li:first-child") == obs["tricks"][-1]["cards"]
             )
