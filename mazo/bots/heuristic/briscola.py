@@ -839,9 +839,9 @@ def _rollout_move(state: BriscolaState, seat: int) -> int:
     return _exact_pick(state._d, state._h, state._trick, state._t[1], seat)
 
 
-def _exact_pick(d: Any, h: int, trick: tuple[int, ...], sp: int, seat: int) -> int:
-    """:func:`_rollout_move` on the state's ints (the deal's facts, the packed hands, the
-    trick, the stock position), for it and for :func:`fast_rollout`'s lines."""
+def _exact_search(d: Any, h: int, trick: tuple[int, ...], sp: int, seat: int) -> int:
+    """:func:`_exact_pick` for any hands, by :func:`_negamax` (hands of more than three
+    cards, never met in a deal)."""
     mover = h >> 40 * seat & _FULL
     other = h >> 40 * d.nxt[seat] & _FULL
     lead = trick[0] if trick else -1
@@ -876,6 +876,166 @@ def _exact_pick(d: Any, h: int, trick: tuple[int, ...], sp: int, seat: int) -> i
     if len(_PLAYS) >= _PLAYS_CAP:
         _PLAYS.clear()
     _PLAYS[key] = choice
+    return choice
+
+
+# Per trump: the leader's exact value of three-card endings with the stock empty, keyed by
+# leader | follower << 40 (:func:`_three` with the full window).
+_THREE_MEMO: tuple[dict[int, int], ...] = tuple({} for _ in _WINS)
+
+_BY_STRENGTH: dict[int, tuple[int, ...]] = {}
+
+
+def _by_strength(mask: int) -> tuple[int, ...]:
+    """A hand mask's cards, weakest first (ids in order among equals), remembered."""
+    got = tuple(sorted(_CARDS.get(mask) or _cards(mask), key=STRENGTH.__getitem__))
+    if len(_BY_STRENGTH) < 200_000:
+        _BY_STRENGTH[mask] = got
+    return got
+
+
+def _exact_pick(d: Any, h: int, trick: tuple[int, ...], sp: int, seat: int) -> int:
+    """:func:`_rollout_move` on the state's ints (the deal's facts, the packed hands, the
+    trick, the stock position), for it and for :func:`fast_rollout`'s lines.
+
+    The usual positions (three cards a hand or fewer) are valued here move by move, each
+    move's exact value read from the remembered exact values of the endings after it
+    (:func:`_three_value`, :data:`_TWO_MEMO`, :func:`_last`): a rollout meets the
+    endings of its own last draw again at its next moves, where a window-bounded
+    :func:`_negamax` left only bounds.  The values are the same exact ones, so the same
+    card is chosen: the first, by strength, of those worth the most."""
+    mover = h >> 40 * seat & _FULL
+    if not mover & (mover - 1):
+        return mover.bit_length() - 1  # the last card: nothing to choose
+    other = h >> 40 * d.nxt[seat] & _FULL
+    n = mover.bit_count()
+    draw = d.draw
+    stock = len(draw) - sp
+    lead = trick[0] if trick else -1
+    if n > 3 or other.bit_count() != n - (lead >= 0) or (stock and (stock != 2 or n != 3)):
+        return _exact_search(d, h, trick, sp, seat)
+    trump = d.trump
+    wins = _WINS[trump]
+    cards = _BY_STRENGTH.get(mover) or _by_strength(mover)
+    best = -_INF
+    choice = -1
+    if stock:
+        s0, s1 = draw[sp], draw[sp + 1]
+        key = mover | other << 40 | (lead + 1) << 80 | (s0 + 1) << 86 | (s1 + 1) << 92 | trump << 98
+        got = _PLAYS.get(key)
+        if got is not None:
+            return got
+        b0, b1 = 1 << s0, 1 << s1
+        threes = _THREE_MEMO[trump]
+        if len(threes) > _MEMO_CAP:
+            threes.clear()
+        if lead < 0:
+            # I lead; after the opponent's answer the trick's winner draws s0, the other s1,
+            # and three cards each are left.
+            for c in cards:
+                row = wins[c]
+                mine = mover & ~(1 << c)
+                worst = _INF
+                for e in _CARDS.get(other) or _cards(other):
+                    pts = POINTS[c] + POINTS[e]
+                    theirs = other & ~(1 << e)
+                    if row[e]:
+                        k3 = (theirs | b0) | (mine | b1) << 40
+                        v = threes.get(k3)
+                        if v is None:
+                            v = threes[k3] = _three(theirs | b0, mine | b1, wins, -_INF, _INF)
+                        value = -pts - v
+                    else:
+                        k3 = (mine | b0) | (theirs | b1) << 40
+                        v = threes.get(k3)
+                        if v is None:
+                            v = threes[k3] = _three(mine | b0, theirs | b1, wins, -_INF, _INF)
+                        value = pts + v
+                    if value < worst:
+                        worst = value
+                        if worst <= best:
+                            break  # this card cannot be worth more than the best so far
+                if worst > best:
+                    best, choice = worst, c
+        else:
+            row = wins[lead]
+            for c in cards:
+                pts = POINTS[lead] + POINTS[c]
+                mine = mover & ~(1 << c)
+                if row[c]:
+                    k3 = (mine | b0) | (other | b1) << 40
+                    v = threes.get(k3)
+                    if v is None:
+                        v = threes[k3] = _three(mine | b0, other | b1, wins, -_INF, _INF)
+                    value = pts + v
+                else:
+                    k3 = (other | b0) | (mine | b1) << 40
+                    v = threes.get(k3)
+                    if v is None:
+                        v = threes[k3] = _three(other | b0, mine | b1, wins, -_INF, _INF)
+                    value = -pts - v
+                if value > best:
+                    best, choice = value, c
+        if len(_PLAYS) >= _PLAYS_CAP:
+            _PLAYS.clear()
+        _PLAYS[key] = choice
+        return choice
+    twos = _TWO_MEMO[id(wins)]
+    if len(twos) > _MEMO_CAP:
+        twos.clear()
+    if lead < 0:
+        for c in cards:
+            row = wins[c]
+            mine = mover & ~(1 << c)
+            worst = _INF
+            for e in _CARDS.get(other) or _cards(other):
+                pts = POINTS[c] + POINTS[e]
+                theirs = other & ~(1 << e)
+                if n == 2:
+                    value = (
+                        -pts - _last(theirs, mine, wins)
+                        if row[e]
+                        else pts + _last(mine, theirs, wins)
+                    )
+                elif row[e]:
+                    k2 = theirs | mine << 40
+                    v = twos.get(k2)
+                    if v is None:
+                        v = twos[k2] = _two(theirs, mine, wins)
+                    value = -pts - v
+                else:
+                    k2 = mine | theirs << 40
+                    v = twos.get(k2)
+                    if v is None:
+                        v = twos[k2] = _two(mine, theirs, wins)
+                    value = pts + v
+                if value < worst:
+                    worst = value
+                    if worst <= best:
+                        break
+            if worst > best:
+                best, choice = worst, c
+        return choice
+    row = wins[lead]
+    for c in cards:
+        pts = POINTS[lead] + POINTS[c]
+        mine = mover & ~(1 << c)
+        if n == 2:
+            value = pts + _last(mine, other, wins) if row[c] else -pts - _last(other, mine, wins)
+        elif row[c]:
+            k2 = mine | other << 40
+            v = twos.get(k2)
+            if v is None:
+                v = twos[k2] = _two(mine, other, wins)
+            value = pts + v
+        else:
+            k2 = other | mine << 40
+            v = twos.get(k2)
+            if v is None:
+                v = twos[k2] = _two(other, mine, wins)
+            value = -pts - v
+        if value > best:
+            best, choice = value, c
     return choice
 
 
