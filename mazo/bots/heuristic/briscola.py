@@ -536,7 +536,7 @@ _FOLLOW: dict[int, tuple[float, ...]] = {}
 
 
 def _follow_scores(trump: int, lead: int) -> tuple[float, ...]:
-    """:func:`_heads_up_pick`'s scores of following ``lead``, remembered in _FOLLOW: the
+    """:func:`_heads_up_picker`'s scores of following ``lead``, remembered in _FOLLOW: the
     heuristic's score with one seat in the trick (:meth:`_View.score`: the card takes
     the trick or not) and :func:`_keep`'s worth of the card at fade 1.0, the same
     operations, so the same floats."""
@@ -1046,57 +1046,106 @@ def _heads_up_move(state: BriscolaState, seat: int, rng: Rng) -> int:
     same floats), the same ties and the same draw from ``rng`` to break them.  Only where
     nothing of the other hand is known (no indicator holder, no exchange, no open hands)
     and no signals are made, which is every such rollout move of a plain deal."""
-    return _heads_up_pick(state._d, state._h, state._t[2], state._trick, seat, rng)
+    d = state._d
+    pick = _heads_up_picker(d, [rng] * len(d.nxt))
+    return pick(seat, state._h, state._trick, state._t)
 
 
-def _heads_up_pick(d: Any, h: int, won: int, trick: tuple[int, ...], seat: int, rng: Rng) -> int:
-    """:func:`_heads_up_move` on the state's ints (the deal's facts, the packed hands and
-    won piles, the trick), for it and for :func:`fast_rollout`'s lines.  :func:`_keep`
-    and :func:`_p_take` are written out here with their fade at 1.0 (cards left to draw):
-    the same operations on the same numbers, so the same floats (tested)."""
-    hand = h >> 40 * seat & _FULL
+def _heads_up_picker(
+    d: Any, rngs: list[Rng]
+) -> Callable[[int, int, tuple[int, ...], tuple[Any, ...]], int]:
+    """The card pick of both seats of a two-player deal's line, for :func:`fast_rollout`
+    (and :func:`_heads_up_move`'s one pick): ``pick(seat, hands, trick, t)`` is
+    :func:`_exact_pick`'s card with at most two cards left to draw, else the heuristic's,
+    drawing ties from ``rngs[seat]``.  :func:`_keep` and :func:`_p_take` are written out
+    here with their fade at 1.0 (cards left to draw): the same operations on the same
+    numbers, so the same floats (tested); a lead's scores are remembered
+    (:func:`_lead_score`), a follow's come from :data:`_FOLLOW`."""
     trump = d.trump
-    seen = d.removed | hand | 1 << d.indicator
-    for s in d.active:
-        seen |= won >> 40 * s & _FULL
-    cards = _CARDS.get(hand) or _cards(hand)
-    # _View's fade and plain_fade with cards left to draw: 1.0 and 1.0 * the weight.
-    plain_keep = _PLAIN_KEEP_HEADS_UP
     trump_mask = SUIT_MASK[trump]
-    if trick:
-        # Following: the card takes the trick or it does not (no one plays after me).
-        lead = trick[0]
-        unseen = _FULL & ~(seen | 1 << lead)
-        follow = _FOLLOW.get(trump * 40 + lead) or _follow_scores(trump, lead)
-        # A card's score reads only whether an unseen card of its suit outranks it.
-        scores = [follow[2 * c + (not unseen & HIGHER[c])] for c in cards]
-    else:
-        # Leading: the one seat after me is the opponent, nothing of its hand known.
-        unseen = _FULL & ~seen
-        n_unseen = unseen.bit_count()
-        hidden = (h >> 40 * d.nxt[seat] & _FULL).bit_count()
-        odds = _holds_row(n_unseen, hidden)
-        holds_trump = odds[(unseen & trump_mask).bit_count()]
-        scores = []
-        for c in cards:
-            # _p_take with one opponent after me, nothing of its hand known, the card
-            # leading (the same operations, so the same floats: tested).
-            at_stake = POINTS[c]
-            p_suit = odds[(unseen & HIGHER[c]).bit_count()]
-            p_suit *= 1.0 if at_stake > 0 else 0.6
-            if trump_mask >> c & 1:
-                mine = 1.0 * (1.0 - (1.0 - (1.0 - p_suit) * (1.0 - 0.0)))
-                power = _TRUMP_POWER[c]
-                if at_stake and BANK_WEIGHT:
-                    power += at_stake * (BANK_WEIGHT if not unseen & HIGHER[c] else _UNSURE)
-                scores.append((2.0 * mine - 1.0) * at_stake - power)
-            else:
-                p_trump = holds_trump * min(1.0, 0.25 + at_stake / 10.0)
-                mine = 1.0 * (1.0 - (1.0 - (1.0 - p_suit) * (1.0 - p_trump)))
-                scores.append((2.0 * mine - 1.0) * at_stake - plain_keep[c])
-    top = max(scores)
-    best = [c for c, x in zip(cards, scores, strict=True) if x >= top - 1e-9]
-    return best[0] if len(best) == 1 else rng.choice(best)
+    # Seen by both seats whatever the line: the cards out of the pack and the face-up
+    # indicator (the heuristic plays only while it is face up).
+    base = d.removed | 1 << d.indicator
+    first, second = (40 * s for s in d.active)
+    ndraw = len(d.draw)
+    nxt = d.nxt
+    leads = _LEADS[trump]
+
+    def pick(seat: int, h: int, trick: tuple[int, ...], t: tuple[Any, ...]) -> int:
+        sp = t[1]
+        if ndraw - sp <= 2:
+            return _exact_pick(d, h, trick, sp, seat)
+        hand = h >> 40 * seat & _FULL
+        won = t[2]
+        unseen = _FULL & ~(base | hand | (won >> first | won >> second) & _FULL)
+        cards = _CARDS.get(hand) or _cards(hand)
+        if trick:
+            # Following: the card takes the trick or it does not (no one plays after me).
+            lead = trick[0]
+            unseen &= ~(1 << lead)
+            follow = _FOLLOW.get(trump * 40 + lead) or _follow_scores(trump, lead)
+            # A card's score reads only whether an unseen card of its suit outranks it.
+            scores = [follow[2 * c + (not unseen & HIGHER[c])] for c in cards]
+        else:
+            # Leading: the one seat after me is the opponent, nothing of its hand known; a
+            # card's score reads the draw's odds (the unseen cards, the opponent's hidden
+            # ones, the unseen trumps) and how many unseen cards outrank it in its suit.
+            n_unseen = unseen.bit_count()
+            hidden = (h >> 40 * nxt[seat] & _FULL).bit_count()
+            n_trumps = (unseen & trump_mask).bit_count()
+            key = n_unseen | hidden << 6 | n_trumps << 12
+            row = leads.get(key)
+            if row is None:
+                row = leads[key] = [None] * (10 * NUM_CARDS)
+            scores = []
+            for c in cards:
+                i = 10 * c + (unseen & HIGHER[c]).bit_count()
+                x = row[i]
+                if x is None:
+                    x = row[i] = _lead_score(c, i - 10 * c, trump, n_unseen, hidden, n_trumps)
+                scores.append(x)
+        # The card of the best score, unless another is as good (within 1e-9): then the
+        # seat's Rng draws among them, as _decide does.
+        cut = max(scores) - 1e-9
+        found = -1
+        for i, x in enumerate(scores):
+            if x >= cut:
+                if found >= 0:
+                    break
+                found = i
+        else:
+            return cards[found]
+        return rngs[seat].choice([c for c, x in zip(cards, scores, strict=True) if x >= cut])
+
+    return pick
+
+
+# Per trump: per (unseen cards, the opponent's hidden cards, unseen trumps) packed in an
+# int, the scores of leading each card by how many unseen cards outrank it in its suit
+# (card * 10 + that count), filled as met (:func:`_lead_score`).
+_LEADS: tuple[dict[int, list[float | None]], ...] = tuple({} for _ in range(4))
+
+
+def _lead_score(c: int, above: int, trump: int, n_unseen: int, hidden: int, n_trumps: int) -> float:
+    """The heuristic's score of leading ``c`` in a two-player deal with cards left to
+    draw, ``above`` unseen cards outranking it in its suit, ``n_unseen`` cards unseen,
+    ``hidden`` in the opponent's hand and ``n_trumps`` unseen trumps: :func:`_p_take`
+    with one opponent after me, nothing of its hand known, the card leading, and
+    :func:`_keep` at fade 1.0, the same operations, so the same floats (tested)."""
+    odds = _holds_row(n_unseen, hidden)
+    holds_trump = odds[n_trumps]
+    at_stake = POINTS[c]
+    p_suit = odds[above]
+    p_suit *= 1.0 if at_stake > 0 else 0.6
+    if SUIT[c] == trump:
+        mine = 1.0 * (1.0 - (1.0 - (1.0 - p_suit) * (1.0 - 0.0)))
+        power = _TRUMP_POWER[c]
+        if at_stake and BANK_WEIGHT:
+            power += at_stake * (BANK_WEIGHT if not above else _UNSURE)
+        return (2.0 * mine - 1.0) * at_stake - power
+    p_trump = holds_trump * min(1.0, 0.25 + at_stake / 10.0)
+    mine = 1.0 * (1.0 - (1.0 - (1.0 - p_suit) * (1.0 - p_trump)))
+    return (2.0 * mine - 1.0) * at_stake - _PLAIN_KEEP_HEADS_UP[c]
 
 
 def _table_move(state: BriscolaState, seat: int, rng: Rng) -> int:
@@ -1429,13 +1478,7 @@ def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
             ndraw = len(d.draw)
             if ndraw - state._t[1] > 2 and state._t[4] is not None:
                 return None  # never in a plain deal: the indicator is drawn last
-
-            def heads_up(seat: int, h: int, trick: tuple[int, ...], t: tuple[Any, ...]) -> int:
-                if ndraw - t[1] <= 2:
-                    return _exact_pick(d, h, trick, t[1], seat)
-                return _heads_up_pick(d, h, t[2], trick, seat, rngs[seat])
-
-            return state.play_to_deal_end(heads_up)
+            return state.play_to_deal_end(_heads_up_picker(d, rngs))
 
         return state.play_to_deal_end(_table_picker(game, d, rngs))
 
