@@ -203,6 +203,34 @@ def test_rollout_moves_before_the_last_draw_are_the_heuristics(options: dict[str
     assert checked > 500 and ties > 0
 
 
+def test_heads_up_scores_are_the_views() -> None:
+    """The scores the two-player rollouts and the play reader compute without a view
+    (``_heads_up_scores``: remembered lead scores, the follow table) are the view's own,
+    float for float, at every decision of 30 deals with cards left to draw, half the
+    moves random."""
+    from mazo.bots.heuristic.briscola import _heads_up_scores, _View
+
+    game = mazo.load_game("briscola", players=2)
+    rng = Rng(23)
+    checked = 0
+    for m in range(30):
+        bot = BriscolaHeuristic(game, m)
+        state: Any = game.new_match(seed=derive_seed(29, m)).stop_at_deal_end()
+        while state.observation(0)["stock_size"] > 2:
+            seat = state.to_act
+            obs = state.observation(seat)
+            view = _View.of_observation(game, obs)
+            cards = tuple(sorted(view.hand))
+            lead = view.trick[0] if view.trick else -1
+            hidden = view.hidden[1 - seat]
+            got = _heads_up_scores(cards, view.trump, view.unseen, lead, hidden)
+            assert got == [view.score(c) for c in cards], repr(state)
+            checked += 1
+            move = bot.choose(obs) if rng.randbelow(2) else rng.choice(state.legal_actions())
+            state = state.apply(move)
+    assert checked > 500
+
+
 def _mid_deal_lines(game: Any, deals: int, seed: int) -> list[Any]:
     """Search lines (states marked ``stop_at_deal_end``) at random points of ``deals``
     deals of ``normal`` play, and a sample of the seat's view at each."""

@@ -1057,19 +1057,14 @@ def _heads_up_picker(
     """The card pick of both seats of a two-player deal's line, for :func:`fast_rollout`
     (and :func:`_heads_up_move`'s one pick): ``pick(seat, hands, trick, t)`` is
     :func:`_exact_pick`'s card with at most two cards left to draw, else the heuristic's,
-    drawing ties from ``rngs[seat]``.  :func:`_keep` and :func:`_p_take` are written out
-    here with their fade at 1.0 (cards left to draw): the same operations on the same
-    numbers, so the same floats (tested); a lead's scores are remembered
-    (:func:`_lead_score`), a follow's come from :data:`_FOLLOW`."""
+    drawing ties from ``rngs[seat]``, scored by :func:`_heads_up_scores`."""
     trump = d.trump
-    trump_mask = SUIT_MASK[trump]
     # Seen by both seats whatever the line: the cards out of the pack and the face-up
     # indicator (the heuristic plays only while it is face up).
     base = d.removed | 1 << d.indicator
     first, second = (40 * s for s in d.active)
     ndraw = len(d.draw)
     nxt = d.nxt
-    leads = _LEADS[trump]
 
     def pick(seat: int, h: int, trick: tuple[int, ...], t: tuple[Any, ...]) -> int:
         sp = t[1]
@@ -1080,30 +1075,11 @@ def _heads_up_picker(
         unseen = _FULL & ~(base | hand | (won >> first | won >> second) & _FULL)
         cards = _CARDS.get(hand) or _cards(hand)
         if trick:
-            # Following: the card takes the trick or it does not (no one plays after me).
             lead = trick[0]
-            unseen &= ~(1 << lead)
-            follow = _FOLLOW.get(trump * 40 + lead) or _follow_scores(trump, lead)
-            # A card's score reads only whether an unseen card of its suit outranks it.
-            scores = [follow[2 * c + (not unseen & HIGHER[c])] for c in cards]
+            scores = _heads_up_scores(cards, trump, unseen & ~(1 << lead), lead, 0)
         else:
-            # Leading: the one seat after me is the opponent, nothing of its hand known; a
-            # card's score reads the draw's odds (the unseen cards, the opponent's hidden
-            # ones, the unseen trumps) and how many unseen cards outrank it in its suit.
-            n_unseen = unseen.bit_count()
             hidden = (h >> 40 * nxt[seat] & _FULL).bit_count()
-            n_trumps = (unseen & trump_mask).bit_count()
-            key = n_unseen | hidden << 6 | n_trumps << 12
-            row = leads.get(key)
-            if row is None:
-                row = leads[key] = [None] * (10 * NUM_CARDS)
-            scores = []
-            for c in cards:
-                i = 10 * c + (unseen & HIGHER[c]).bit_count()
-                x = row[i]
-                if x is None:
-                    x = row[i] = _lead_score(c, i - 10 * c, trump, n_unseen, hidden, n_trumps)
-                scores.append(x)
+            scores = _heads_up_scores(cards, trump, unseen, -1, hidden)
         # The card of the best score, unless another is as good (within 1e-9): then the
         # seat's Rng draws among them, as _decide does.
         cut = max(scores) - 1e-9
@@ -1118,6 +1094,41 @@ def _heads_up_picker(
         return rngs[seat].choice([c for c, x in zip(cards, scores, strict=True) if x >= cut])
 
     return pick
+
+
+def _heads_up_scores(
+    cards: tuple[int, ...], trump: int, unseen: int, lead: int, hidden: int
+) -> list[float]:
+    """The heuristic's scores (:meth:`_View.score`) of ``cards`` in a two-player deal with
+    cards left to draw, nothing of the other hand known, ``unseen`` the cards the seat
+    has not seen (the card led, ``lead``, among the seen; -1: the seat leads, the other
+    holding ``hidden`` cards): :func:`_keep` and :func:`_p_take` written out with their
+    fade at 1.0, the same operations on the same numbers, so the same floats (tested).
+    For the rollouts' picks (:func:`_heads_up_picker`) and the play reader
+    (:func:`play_likelihood`)."""
+    if lead >= 0:
+        # Following: the card takes the trick or it does not (no one plays after me); a
+        # card's score reads only whether an unseen card of its suit outranks it.
+        follow = _FOLLOW.get(trump * 40 + lead) or _follow_scores(trump, lead)
+        return [follow[2 * c + (not unseen & HIGHER[c])] for c in cards]
+    # Leading: the one seat after me is the opponent; a card's score reads the draw's
+    # odds (the unseen cards, the opponent's hidden ones, the unseen trumps) and how
+    # many unseen cards outrank it in its suit, remembered by those (:data:`_LEADS`).
+    n_unseen = unseen.bit_count()
+    n_trumps = (unseen & SUIT_MASK[trump]).bit_count()
+    key = n_unseen | hidden << 6 | n_trumps << 12
+    leads = _LEADS[trump]
+    row = leads.get(key)
+    if row is None:
+        row = leads[key] = [None] * (10 * NUM_CARDS)
+    scores = []
+    for c in cards:
+        i = 10 * c + (unseen & HIGHER[c]).bit_count()
+        x = row[i]
+        if x is None:
+            x = row[i] = _lead_score(c, i - 10 * c, trump, n_unseen, hidden, n_trumps)
+        scores.append(x)
+    return scores
 
 
 # Per trump: per (unseen cards, the opponent's hidden cards, unseen trumps) packed in an
@@ -1837,6 +1848,7 @@ def play_likelihood(game: Game, observation: Observation) -> Callable[[State, Rn
     if not checks:
         return None
     hand_shift = 40 * opp
+    trump = SUIT[indicator]
     cache: dict[tuple[int, int], float] = {}
 
     def chance(check: tuple[int, int, int, int, int, bool, bool, bool], hand: int) -> float:
@@ -1845,16 +1857,26 @@ def play_likelihood(game: Game, observation: Observation) -> Callable[[State, Rn
         got = cache.get(key)
         if got is not None:
             return got
-        v = _View.of_past(
-            side_of, seats, opp, me, indicator, hand, t, lead, stock_t, seen, knows_mine
-        )
-        cards = v.hand
-        n = len(cards)
-        exact = endgame_values(v)
-        if exact is not None:
-            scores = [exact[c] - 0.01 * STRENGTH[c] for c in cards]
+        if stock_t > 2 and not knows_mine:
+            # Cards left to draw, nothing of my hand known to the opponent: the rollouts'
+            # scores, the same floats as its view's (of_past: the cards seen before the
+            # trick, its hand, the card led and the face-up indicator are seen).
+            cards = _CARDS.get(hand) or _cards(hand)
+            unseen = _FULL & ~(seen | hand | 1 << indicator)
+            if lead >= 0:
+                unseen &= ~(1 << lead)
+            scores = _heads_up_scores(cards, trump, unseen, lead, len(cards))
         else:
-            scores = [v.score(c) for c in cards]
+            v = _View.of_past(
+                side_of, seats, opp, me, indicator, hand, t, lead, stock_t, seen, knows_mine
+            )
+            cards = tuple(v.hand)
+            exact = endgame_values(v)
+            if exact is not None:
+                scores = [exact[c] - 0.01 * STRENGTH[c] for c in cards]
+            else:
+                scores = [v.score(c) for c in cards]
+        n = len(cards)
         top = max(scores)
         weights = [math.exp((x - top) / READ_TEMPERATURE) for x in scores]
         p = weights[cards.index(card)] / sum(weights) if card in cards else 0.0
