@@ -684,24 +684,35 @@ def _two(leader: int, follower: int, wins: tuple[tuple[bool, ...], ...]) -> int:
     each, the stock empty: :func:`_negamax`'s value, without its memo or recursion."""
     a1, a2 = _CARDS.get(leader) or _cards(leader)
     b1, b2 = _CARDS.get(follower) or _cards(follower)
-    best = -_INF
-    for c, keep in ((a1, a2), (a2, a1)):
-        row = wins[c]
-        worst = _INF
-        for d, rest in ((b1, b2), (b2, b1)):
-            pts = POINTS[c] + POINTS[d]
-            last = POINTS[keep] + POINTS[rest]
-            if row[d]:  # the follower takes the trick and leads its last card
-                value = -pts + (last if wins[rest][keep] else -last)
-            else:
-                value = pts + (-last if wins[keep][rest] else last)
-            if value < worst:
-                worst = value
-                if worst <= best:
-                    break  # this lead cannot beat the other
-        if worst > best:
-            best = worst
-    return best
+    # Each of the four first tricks written out (the loops over pairs of tuples cost
+    # more than the arithmetic): its points, then the last trick's, to whoever takes it.
+    p1, p2, q1, q2 = POINTS[a1], POINTS[a2], POINTS[b1], POINTS[b2]
+    row1, row2 = wins[a1], wins[a2]
+    # I lead a1 and keep a2; the follower answers b1 (keeps b2), then b2 (keeps b1).
+    pts, last = p1 + q1, p2 + q2
+    if row1[b1]:  # the follower takes the trick and leads its last card
+        v = -pts + (last if wins[b2][a2] else -last)
+    else:
+        v = pts + (-last if row2[b2] else last)
+    pts, last = p1 + q2, p2 + q1
+    if row1[b2]:
+        w = -pts + (last if wins[b1][a2] else -last)
+    else:
+        w = pts + (-last if row2[b1] else last)
+    first = v if v < w else w
+    # I lead a2 and keep a1.
+    pts, last = p2 + q1, p1 + q2
+    if row2[b1]:
+        v = -pts + (last if wins[b2][a1] else -last)
+    else:
+        v = pts + (-last if row1[b2] else last)
+    pts, last = p2 + q2, p1 + q1
+    if row2[b2]:
+        w = -pts + (last if wins[b1][a1] else -last)
+    else:
+        w = pts + (-last if row1[b1] else last)
+    second = v if v < w else w
+    return first if first > second else second
 
 
 def _three(
@@ -742,6 +753,42 @@ def _three(
             best = worst
             if best >= beta:
                 break  # fails high: a lower bound is enough
+    return best
+
+
+def _three_exact(
+    leader: int, follower: int, wins: tuple[tuple[bool, ...], ...], twos: dict[int, int]
+) -> int:
+    """:func:`_three` with the full window (an exact value), ``twos`` the trump's
+    :data:`_TWO_MEMO`: for :func:`_exact_pick`, which remembers the values."""
+    best = -_INF
+    answers = _CARDS.get(follower) or _cards(follower)
+    for c in _CARDS.get(leader) or _cards(leader):
+        row = wins[c]
+        mine = leader & ~(1 << c)
+        worst = _INF
+        for d in answers:
+            pts = POINTS[c] + POINTS[d]
+            theirs = follower & ~(1 << d)
+            # The trick's winner leads the last two (values remembered by the hands).
+            if row[d]:
+                key = theirs | mine << 40
+                two = twos.get(key)
+                if two is None:
+                    two = twos[key] = _two(theirs, mine, wins)
+                value = -pts - two
+            else:
+                key = mine | theirs << 40
+                two = twos.get(key)
+                if two is None:
+                    two = twos[key] = _two(mine, theirs, wins)
+                value = pts + two
+            if value < worst:
+                worst = value
+                if worst <= best:
+                    break  # this lead cannot raise the best
+        if worst > best:
+            best = worst
     return best
 
 
@@ -929,6 +976,9 @@ def _exact_pick(d: Any, h: int, trick: tuple[int, ...], sp: int, seat: int) -> i
         threes = _THREE_MEMO[trump]
         if len(threes) > _MEMO_CAP:
             threes.clear()
+        twos = _TWO_MEMO[id(wins)]
+        if len(twos) > _MEMO_CAP:
+            twos.clear()
         if lead < 0:
             # I lead; after the opponent's answer the trick's winner draws s0, the other s1,
             # and three cards each are left.
@@ -943,13 +993,13 @@ def _exact_pick(d: Any, h: int, trick: tuple[int, ...], sp: int, seat: int) -> i
                         k3 = (theirs | b0) | (mine | b1) << 40
                         v = threes.get(k3)
                         if v is None:
-                            v = threes[k3] = _three(theirs | b0, mine | b1, wins, -_INF, _INF)
+                            v = threes[k3] = _three_exact(theirs | b0, mine | b1, wins, twos)
                         value = -pts - v
                     else:
                         k3 = (mine | b0) | (theirs | b1) << 40
                         v = threes.get(k3)
                         if v is None:
-                            v = threes[k3] = _three(mine | b0, theirs | b1, wins, -_INF, _INF)
+                            v = threes[k3] = _three_exact(mine | b0, theirs | b1, wins, twos)
                         value = pts + v
                     if value < worst:
                         worst = value
@@ -966,13 +1016,13 @@ def _exact_pick(d: Any, h: int, trick: tuple[int, ...], sp: int, seat: int) -> i
                     k3 = (mine | b0) | (other | b1) << 40
                     v = threes.get(k3)
                     if v is None:
-                        v = threes[k3] = _three(mine | b0, other | b1, wins, -_INF, _INF)
+                        v = threes[k3] = _three_exact(mine | b0, other | b1, wins, twos)
                     value = pts + v
                 else:
                     k3 = (other | b0) | (mine | b1) << 40
                     v = threes.get(k3)
                     if v is None:
-                        v = threes[k3] = _three(other | b0, mine | b1, wins, -_INF, _INF)
+                        v = threes[k3] = _three_exact(other | b0, mine | b1, wins, twos)
                     value = -pts - v
                 if value > best:
                     best, choice = value, c
