@@ -757,13 +757,20 @@ def _three(
 
 
 def _three_exact(
-    leader: int, follower: int, wins: tuple[tuple[bool, ...], ...], twos: dict[int, int]
+    leader: int,
+    follower: int,
+    wins: tuple[tuple[bool, ...], ...],
+    twos: dict[int, int],
+    picks: dict[int, int],
 ) -> int:
     """:func:`_three` with the full window (an exact value), ``twos`` the trump's
-    :data:`_TWO_MEMO`: for :func:`_exact_pick`, which remembers the values."""
+    :data:`_TWO_MEMO`: for :func:`_exact_pick`, which remembers the values.  The leads
+    are tried weakest first, so the first that reaches the value is :func:`_exact_pick`'s
+    card there, remembered in ``picks`` (the trump's :data:`_THREE_PICKS`)."""
     best = -_INF
+    choice = -1
     answers = _CARDS.get(follower) or _cards(follower)
-    for c in _CARDS.get(leader) or _cards(leader):
+    for c in _BY_STRENGTH.get(leader) or _by_strength(leader):
         row = wins[c]
         mine = leader & ~(1 << c)
         worst = _INF
@@ -788,7 +795,8 @@ def _three_exact(
                 if worst <= best:
                     break  # this lead cannot raise the best
         if worst > best:
-            best = worst
+            best, choice = worst, c
+    picks[leader | follower << 40] = choice
     return best
 
 
@@ -929,6 +937,9 @@ def _exact_search(d: Any, h: int, trick: tuple[int, ...], sp: int, seat: int) ->
 # Per trump: the leader's exact value of three-card endings with the stock empty, keyed by
 # leader | follower << 40 (:func:`_three` with the full window).
 _THREE_MEMO: tuple[dict[int, int], ...] = tuple({} for _ in _WINS)
+# Per trump, by the same keys: the card the leader plays there (_exact_pick's: the
+# weakest of the best), which the line reaches right after its last draw.
+_THREE_PICKS: tuple[dict[int, int], ...] = tuple({} for _ in _WINS)
 
 _BY_STRENGTH: dict[int, tuple[int, ...]] = {}
 
@@ -974,8 +985,10 @@ def _exact_pick(d: Any, h: int, trick: tuple[int, ...], sp: int, seat: int) -> i
             return got
         b0, b1 = 1 << s0, 1 << s1
         threes = _THREE_MEMO[trump]
+        picks = _THREE_PICKS[trump]
         if len(threes) > _MEMO_CAP:
             threes.clear()
+            picks.clear()
         twos = _TWO_MEMO[id(wins)]
         if len(twos) > _MEMO_CAP:
             twos.clear()
@@ -993,13 +1006,13 @@ def _exact_pick(d: Any, h: int, trick: tuple[int, ...], sp: int, seat: int) -> i
                         k3 = (theirs | b0) | (mine | b1) << 40
                         v = threes.get(k3)
                         if v is None:
-                            v = threes[k3] = _three_exact(theirs | b0, mine | b1, wins, twos)
+                            v = threes[k3] = _three_exact(theirs | b0, mine | b1, wins, twos, picks)
                         value = -pts - v
                     else:
                         k3 = (mine | b0) | (theirs | b1) << 40
                         v = threes.get(k3)
                         if v is None:
-                            v = threes[k3] = _three_exact(mine | b0, theirs | b1, wins, twos)
+                            v = threes[k3] = _three_exact(mine | b0, theirs | b1, wins, twos, picks)
                         value = pts + v
                     if value < worst:
                         worst = value
@@ -1016,13 +1029,13 @@ def _exact_pick(d: Any, h: int, trick: tuple[int, ...], sp: int, seat: int) -> i
                     k3 = (mine | b0) | (other | b1) << 40
                     v = threes.get(k3)
                     if v is None:
-                        v = threes[k3] = _three_exact(mine | b0, other | b1, wins, twos)
+                        v = threes[k3] = _three_exact(mine | b0, other | b1, wins, twos, picks)
                     value = pts + v
                 else:
                     k3 = (other | b0) | (mine | b1) << 40
                     v = threes.get(k3)
                     if v is None:
-                        v = threes[k3] = _three_exact(other | b0, mine | b1, wins, twos)
+                        v = threes[k3] = _three_exact(other | b0, mine | b1, wins, twos, picks)
                     value = -pts - v
                 if value > best:
                     best, choice = value, c
@@ -1030,6 +1043,11 @@ def _exact_pick(d: Any, h: int, trick: tuple[int, ...], sp: int, seat: int) -> i
             _PLAYS.clear()
         _PLAYS[key] = choice
         return choice
+    if lead < 0 and n == 3:
+        # Solved with the last draw's endings, most likely (_three_exact).
+        got = _THREE_PICKS[trump].get(mover | other << 40)
+        if got is not None:
+            return got
     twos = _TWO_MEMO[id(wins)]
     if len(twos) > _MEMO_CAP:
         twos.clear()
