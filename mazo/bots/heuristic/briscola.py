@@ -958,7 +958,8 @@ def _exact_pick(d: Any, h: int, trick: tuple[int, ...], sp: int, seat: int) -> i
 
     The usual positions (three cards a hand or fewer) are valued here move by move, each
     move's exact value read from the remembered exact values of the endings after it
-    (:func:`_three_value`, :data:`_TWO_MEMO`, :func:`_last`): a rollout meets the
+    (:data:`_THREE_MEMO` by :func:`_three_exact`, :data:`_TWO_MEMO`, :func:`_last`),
+    the first lead after the last draw read from :data:`_THREE_PICKS`: a rollout meets the
     endings of its own last draw again at its next moves, where a window-bounded
     :func:`_negamax` left only bounds.  The values are the same exact ones, so the same
     card is chosen: the first, by strength, of those worth the most."""
