@@ -973,7 +973,7 @@ def _exact_pick(d: Any, h: int, trick: tuple[int, ...], sp: int, seat: int) -> i
     lead = trick[0] if trick else -1
     if n > 3 or other.bit_count() != n - (lead >= 0) or (stock and (stock != 2 or n != 3)):
         return _exact_search(d, h, trick, sp, seat)
-    trump = d.trump
+    trump: int = d.trump
     wins = _WINS[trump]
     cards = _BY_STRENGTH.get(mover) or _by_strength(mover)
     best = -_INF
