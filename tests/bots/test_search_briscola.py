@@ -13,6 +13,7 @@ from models.briscola import build_deck
 import mazo
 from mazo.bots.heuristic.briscola import SEARCH_PRESET, BriscolaHeuristic, search_reward
 from mazo.core.rng import Rng, derive_seed
+from mazo.games.briscola import STRENGTH as _STRENGTH
 
 from .fast_rollout_checks import assert_same_search_with_and_without
 
@@ -140,6 +141,29 @@ def test_rollouts_play_the_last_tricks_exactly(stock: int) -> None:
     assert checked >= 6
 
 
+def test_rollouts_keep_the_weakest_of_the_best_last_cards() -> None:
+    """Among the moves worth the most card points, the rollout's exact move is the
+    weakest card (the lowest id among equals), in every position from the last draw on
+    of 40 deals played at random: the rule the search's rewards were measured with."""
+    game = mazo.load_game("briscola", players=2)
+    rng = Rng(17)
+    checked = 0
+    for m in range(40):
+        state: Any = game.new_match(seed=derive_seed(19, m)).stop_at_deal_end()
+        while state.observation(0)["stock_size"] > 2:
+            state = state.apply(rng.choice(state.legal_actions()))
+        while not state.hand_over:
+            me = state.to_act
+            moves = state.legal_actions()
+            values = {a: _value(state.apply(a), me) for a in moves}
+            top = max(values.values())
+            weakest = min((a for a in moves if values[a] == top), key=lambda a: (_STRENGTH[a], a))
+            assert BriscolaHeuristic(game, m).choose_state(state) == weakest, repr(state)
+            checked += 1
+            state = state.apply(rng.choice(moves))
+    assert checked > 300
+
+
 @pytest.mark.parametrize(
     "options",
     [{}, {"deal_packet_size": 1}, {"trump_two_exchange": True}, {"open_variant": "scoperta"}],
@@ -177,6 +201,34 @@ def test_rollout_moves_before_the_last_draw_are_the_heuristics(options: dict[str
                 action = rng.choice(state.legal_actions())
             state = state.apply(action)
     assert checked > 500 and ties > 0
+
+
+def test_heads_up_scores_are_the_views() -> None:
+    """The scores the two-player rollouts and the play reader compute without a view
+    (``_heads_up_scores``: remembered lead scores, the follow table) are the view's own,
+    float for float, at every decision of 30 deals with cards left to draw, half the
+    moves random."""
+    from mazo.bots.heuristic.briscola import _heads_up_scores, _View
+
+    game = mazo.load_game("briscola", players=2)
+    rng = Rng(23)
+    checked = 0
+    for m in range(30):
+        bot = BriscolaHeuristic(game, m)
+        state: Any = game.new_match(seed=derive_seed(29, m)).stop_at_deal_end()
+        while state.observation(0)["stock_size"] > 2:
+            seat = state.to_act
+            obs = state.observation(seat)
+            view = _View.of_observation(game, obs)
+            cards = tuple(sorted(view.hand))
+            lead = view.trick[0] if view.trick else -1
+            hidden = view.hidden[1 - seat]
+            got = _heads_up_scores(cards, view.trump, view.unseen, lead, hidden)
+            assert got == [view.score(c) for c in cards], repr(state)
+            checked += 1
+            move = bot.choose(obs) if rng.randbelow(2) else rng.choice(state.legal_actions())
+            state = state.apply(move)
+    assert checked > 500
 
 
 def _mid_deal_lines(game: Any, deals: int, seed: int) -> list[Any]:

@@ -536,7 +536,7 @@ _FOLLOW: dict[int, tuple[float, ...]] = {}
 
 
 def _follow_scores(trump: int, lead: int) -> tuple[float, ...]:
-    """:func:`_heads_up_pick`'s scores of following ``lead``, remembered in _FOLLOW: the
+    """:func:`_heads_up_picker`'s scores of following ``lead``, remembered in _FOLLOW: the
     heuristic's score with one seat in the trick (:meth:`_View.score`: the card takes
     the trick or not) and :func:`_keep`'s worth of the card at fade 1.0, the same
     operations, so the same floats."""
@@ -684,24 +684,35 @@ def _two(leader: int, follower: int, wins: tuple[tuple[bool, ...], ...]) -> int:
     each, the stock empty: :func:`_negamax`'s value, without its memo or recursion."""
     a1, a2 = _CARDS.get(leader) or _cards(leader)
     b1, b2 = _CARDS.get(follower) or _cards(follower)
-    best = -_INF
-    for c, keep in ((a1, a2), (a2, a1)):
-        row = wins[c]
-        worst = _INF
-        for d, rest in ((b1, b2), (b2, b1)):
-            pts = POINTS[c] + POINTS[d]
-            last = POINTS[keep] + POINTS[rest]
-            if row[d]:  # the follower takes the trick and leads its last card
-                value = -pts + (last if wins[rest][keep] else -last)
-            else:
-                value = pts + (-last if wins[keep][rest] else last)
-            if value < worst:
-                worst = value
-                if worst <= best:
-                    break  # this lead cannot beat the other
-        if worst > best:
-            best = worst
-    return best
+    # Each of the four first tricks written out (the loops over pairs of tuples cost
+    # more than the arithmetic): its points, then the last trick's, to whoever takes it.
+    p1, p2, q1, q2 = POINTS[a1], POINTS[a2], POINTS[b1], POINTS[b2]
+    row1, row2 = wins[a1], wins[a2]
+    # I lead a1 and keep a2; the follower answers b1 (keeps b2), then b2 (keeps b1).
+    pts, last = p1 + q1, p2 + q2
+    if row1[b1]:  # the follower takes the trick and leads its last card
+        v = -pts + (last if wins[b2][a2] else -last)
+    else:
+        v = pts + (-last if row2[b2] else last)
+    pts, last = p1 + q2, p2 + q1
+    if row1[b2]:
+        w = -pts + (last if wins[b1][a2] else -last)
+    else:
+        w = pts + (-last if row2[b1] else last)
+    first = v if v < w else w
+    # I lead a2 and keep a1.
+    pts, last = p2 + q1, p1 + q2
+    if row2[b1]:
+        v = -pts + (last if wins[b2][a1] else -last)
+    else:
+        v = pts + (-last if row1[b2] else last)
+    pts, last = p2 + q2, p1 + q1
+    if row2[b2]:
+        w = -pts + (last if wins[b1][a1] else -last)
+    else:
+        w = pts + (-last if row1[b1] else last)
+    second = v if v < w else w
+    return first if first > second else second
 
 
 def _three(
@@ -742,6 +753,50 @@ def _three(
             best = worst
             if best >= beta:
                 break  # fails high: a lower bound is enough
+    return best
+
+
+def _three_exact(
+    leader: int,
+    follower: int,
+    wins: tuple[tuple[bool, ...], ...],
+    twos: dict[int, int],
+    picks: dict[int, int],
+) -> int:
+    """:func:`_three` with the full window (an exact value), ``twos`` the trump's
+    :data:`_TWO_MEMO`: for :func:`_exact_pick`, which remembers the values.  The leads
+    are tried weakest first, so the first that reaches the value is :func:`_exact_pick`'s
+    card there, remembered in ``picks`` (the trump's :data:`_THREE_PICKS`)."""
+    best = -_INF
+    choice = -1
+    answers = _CARDS.get(follower) or _cards(follower)
+    for c in _BY_STRENGTH.get(leader) or _by_strength(leader):
+        row = wins[c]
+        mine = leader & ~(1 << c)
+        worst = _INF
+        for d in answers:
+            pts = POINTS[c] + POINTS[d]
+            theirs = follower & ~(1 << d)
+            # The trick's winner leads the last two (values remembered by the hands).
+            if row[d]:
+                key = theirs | mine << 40
+                two = twos.get(key)
+                if two is None:
+                    two = twos[key] = _two(theirs, mine, wins)
+                value = -pts - two
+            else:
+                key = mine | theirs << 40
+                two = twos.get(key)
+                if two is None:
+                    two = twos[key] = _two(mine, theirs, wins)
+                value = pts + two
+            if value < worst:
+                worst = value
+                if worst <= best:
+                    break  # this lead cannot raise the best
+        if worst > best:
+            best, choice = worst, c
+    picks[leader | follower << 40] = choice
     return best
 
 
@@ -839,9 +894,9 @@ def _rollout_move(state: BriscolaState, seat: int) -> int:
     return _exact_pick(state._d, state._h, state._trick, state._t[1], seat)
 
 
-def _exact_pick(d: Any, h: int, trick: tuple[int, ...], sp: int, seat: int) -> int:
-    """:func:`_rollout_move` on the state's ints (the deal's facts, the packed hands, the
-    trick, the stock position), for it and for :func:`fast_rollout`'s lines."""
+def _exact_search(d: Any, h: int, trick: tuple[int, ...], sp: int, seat: int) -> int:
+    """:func:`_exact_pick` for any hands, by :func:`_negamax` (hands of more than three
+    cards, never met in a deal)."""
     mover = h >> 40 * seat & _FULL
     other = h >> 40 * d.nxt[seat] & _FULL
     lead = trick[0] if trick else -1
@@ -879,6 +934,180 @@ def _exact_pick(d: Any, h: int, trick: tuple[int, ...], sp: int, seat: int) -> i
     return choice
 
 
+# Per trump: the leader's exact value of three-card endings with the stock empty, keyed by
+# leader | follower << 40 (:func:`_three` with the full window).
+_THREE_MEMO: tuple[dict[int, int], ...] = tuple({} for _ in _WINS)
+# Per trump, by the same keys: the card the leader plays there (_exact_pick's: the
+# weakest of the best), which the line reaches right after its last draw.
+_THREE_PICKS: tuple[dict[int, int], ...] = tuple({} for _ in _WINS)
+
+_BY_STRENGTH: dict[int, tuple[int, ...]] = {}
+
+
+def _by_strength(mask: int) -> tuple[int, ...]:
+    """A hand mask's cards, weakest first (ids in order among equals), remembered."""
+    got = tuple(sorted(_CARDS.get(mask) or _cards(mask), key=STRENGTH.__getitem__))
+    if len(_BY_STRENGTH) < 200_000:
+        _BY_STRENGTH[mask] = got
+    return got
+
+
+def _exact_pick(d: Any, h: int, trick: tuple[int, ...], sp: int, seat: int) -> int:
+    """:func:`_rollout_move` on the state's ints (the deal's facts, the packed hands, the
+    trick, the stock position), for it and for :func:`fast_rollout`'s lines.
+
+    The usual positions (three cards a hand or fewer) are valued here move by move, each
+    move's exact value read from the remembered exact values of the endings after it
+    (:data:`_THREE_MEMO` by :func:`_three_exact`, :data:`_TWO_MEMO`, :func:`_last`),
+    the first lead after the last draw read from :data:`_THREE_PICKS`: a rollout meets the
+    endings of its own last draw again at its next moves, where a window-bounded
+    :func:`_negamax` left only bounds.  The values are the same exact ones, so the same
+    card is chosen: the first, by strength, of those worth the most."""
+    mover = h >> 40 * seat & _FULL
+    if not mover & (mover - 1):
+        return mover.bit_length() - 1  # the last card: nothing to choose
+    other = h >> 40 * d.nxt[seat] & _FULL
+    n = mover.bit_count()
+    draw = d.draw
+    stock = len(draw) - sp
+    lead = trick[0] if trick else -1
+    if n > 3 or other.bit_count() != n - (lead >= 0) or (stock and (stock != 2 or n != 3)):
+        return _exact_search(d, h, trick, sp, seat)
+    trump: int = d.trump
+    wins = _WINS[trump]
+    cards = _BY_STRENGTH.get(mover) or _by_strength(mover)
+    best = -_INF
+    choice = -1
+    if stock:
+        s0, s1 = draw[sp], draw[sp + 1]
+        key = mover | other << 40 | (lead + 1) << 80 | (s0 + 1) << 86 | (s1 + 1) << 92 | trump << 98
+        got = _PLAYS.get(key)
+        if got is not None:
+            return got
+        b0, b1 = 1 << s0, 1 << s1
+        threes = _THREE_MEMO[trump]
+        picks = _THREE_PICKS[trump]
+        if len(threes) > _MEMO_CAP:
+            threes.clear()
+            picks.clear()
+        twos = _TWO_MEMO[id(wins)]
+        if len(twos) > _MEMO_CAP:
+            twos.clear()
+        if lead < 0:
+            # I lead; after the opponent's answer the trick's winner draws s0, the other s1,
+            # and three cards each are left.
+            for c in cards:
+                row = wins[c]
+                mine = mover & ~(1 << c)
+                worst = _INF
+                for e in _CARDS.get(other) or _cards(other):
+                    pts = POINTS[c] + POINTS[e]
+                    theirs = other & ~(1 << e)
+                    if row[e]:
+                        k3 = (theirs | b0) | (mine | b1) << 40
+                        v = threes.get(k3)
+                        if v is None:
+                            v = threes[k3] = _three_exact(theirs | b0, mine | b1, wins, twos, picks)
+                        value = -pts - v
+                    else:
+                        k3 = (mine | b0) | (theirs | b1) << 40
+                        v = threes.get(k3)
+                        if v is None:
+                            v = threes[k3] = _three_exact(mine | b0, theirs | b1, wins, twos, picks)
+                        value = pts + v
+                    if value < worst:
+                        worst = value
+                        if worst <= best:
+                            break  # this card cannot be worth more than the best so far
+                if worst > best:
+                    best, choice = worst, c
+        else:
+            row = wins[lead]
+            for c in cards:
+                pts = POINTS[lead] + POINTS[c]
+                mine = mover & ~(1 << c)
+                if row[c]:
+                    k3 = (mine | b0) | (other | b1) << 40
+                    v = threes.get(k3)
+                    if v is None:
+                        v = threes[k3] = _three_exact(mine | b0, other | b1, wins, twos, picks)
+                    value = pts + v
+                else:
+                    k3 = (other | b0) | (mine | b1) << 40
+                    v = threes.get(k3)
+                    if v is None:
+                        v = threes[k3] = _three_exact(other | b0, mine | b1, wins, twos, picks)
+                    value = -pts - v
+                if value > best:
+                    best, choice = value, c
+        if len(_PLAYS) >= _PLAYS_CAP:
+            _PLAYS.clear()
+        _PLAYS[key] = choice
+        return choice
+    if lead < 0 and n == 3:
+        # Solved with the last draw's endings, most likely (_three_exact).
+        got = _THREE_PICKS[trump].get(mover | other << 40)
+        if got is not None:
+            return got
+    twos = _TWO_MEMO[id(wins)]
+    if len(twos) > _MEMO_CAP:
+        twos.clear()
+    if lead < 0:
+        for c in cards:
+            row = wins[c]
+            mine = mover & ~(1 << c)
+            worst = _INF
+            for e in _CARDS.get(other) or _cards(other):
+                pts = POINTS[c] + POINTS[e]
+                theirs = other & ~(1 << e)
+                if n == 2:
+                    value = (
+                        -pts - _last(theirs, mine, wins)
+                        if row[e]
+                        else pts + _last(mine, theirs, wins)
+                    )
+                elif row[e]:
+                    k2 = theirs | mine << 40
+                    v = twos.get(k2)
+                    if v is None:
+                        v = twos[k2] = _two(theirs, mine, wins)
+                    value = -pts - v
+                else:
+                    k2 = mine | theirs << 40
+                    v = twos.get(k2)
+                    if v is None:
+                        v = twos[k2] = _two(mine, theirs, wins)
+                    value = pts + v
+                if value < worst:
+                    worst = value
+                    if worst <= best:
+                        break
+            if worst > best:
+                best, choice = worst, c
+        return choice
+    row = wins[lead]
+    for c in cards:
+        pts = POINTS[lead] + POINTS[c]
+        mine = mover & ~(1 << c)
+        if n == 2:
+            value = pts + _last(mine, other, wins) if row[c] else -pts - _last(other, mine, wins)
+        elif row[c]:
+            k2 = mine | other << 40
+            v = twos.get(k2)
+            if v is None:
+                v = twos[k2] = _two(mine, other, wins)
+            value = pts + v
+        else:
+            k2 = other | mine << 40
+            v = twos.get(k2)
+            if v is None:
+                v = twos[k2] = _two(other, mine, wins)
+            value = -pts - v
+        if value > best:
+            best, choice = value, c
+    return choice
+
+
 def _heads_up_move(state: BriscolaState, seat: int, rng: Rng) -> int:
     """:meth:`BriscolaHeuristic._decide`'s card for the seat to act in a search's own
     two-player sample while more than two cards are left to draw, computed on the
@@ -886,57 +1115,117 @@ def _heads_up_move(state: BriscolaState, seat: int, rng: Rng) -> int:
     same floats), the same ties and the same draw from ``rng`` to break them.  Only where
     nothing of the other hand is known (no indicator holder, no exchange, no open hands)
     and no signals are made, which is every such rollout move of a plain deal."""
-    return _heads_up_pick(state._d, state._h, state._t[2], state._trick, seat, rng)
+    d = state._d
+    pick = _heads_up_picker(d, [rng] * len(d.nxt))
+    return pick(seat, state._h, state._trick, state._t)
 
 
-def _heads_up_pick(d: Any, h: int, won: int, trick: tuple[int, ...], seat: int, rng: Rng) -> int:
-    """:func:`_heads_up_move` on the state's ints (the deal's facts, the packed hands and
-    won piles, the trick), for it and for :func:`fast_rollout`'s lines.  :func:`_keep`
-    and :func:`_p_take` are written out here with their fade at 1.0 (cards left to draw):
-    the same operations on the same numbers, so the same floats (tested)."""
-    hand = h >> 40 * seat & _FULL
+def _heads_up_picker(
+    d: Any, rngs: list[Rng]
+) -> Callable[[int, int, tuple[int, ...], tuple[Any, ...]], int]:
+    """The card pick of both seats of a two-player deal's line, for :func:`fast_rollout`
+    (and :func:`_heads_up_move`'s one pick): ``pick(seat, hands, trick, t)`` is
+    :func:`_exact_pick`'s card with at most two cards left to draw, else the heuristic's,
+    drawing ties from ``rngs[seat]``, scored by :func:`_heads_up_scores`."""
     trump = d.trump
-    seen = d.removed | hand | 1 << d.indicator
-    for s in d.active:
-        seen |= won >> 40 * s & _FULL
-    cards = _CARDS.get(hand) or _cards(hand)
-    # _View's fade and plain_fade with cards left to draw: 1.0 and 1.0 * the weight.
-    plain_keep = _PLAIN_KEEP_HEADS_UP
-    trump_mask = SUIT_MASK[trump]
-    if trick:
-        # Following: the card takes the trick or it does not (no one plays after me).
-        lead = trick[0]
-        unseen = _FULL & ~(seen | 1 << lead)
+    # Seen by both seats whatever the line: the cards out of the pack and the face-up
+    # indicator (the heuristic plays only while it is face up).
+    base = d.removed | 1 << d.indicator
+    first, second = (40 * s for s in d.active)
+    ndraw = len(d.draw)
+    nxt = d.nxt
+
+    def pick(seat: int, h: int, trick: tuple[int, ...], t: tuple[Any, ...]) -> int:
+        sp = t[1]
+        if ndraw - sp <= 2:
+            return _exact_pick(d, h, trick, sp, seat)
+        hand = h >> 40 * seat & _FULL
+        won = t[2]
+        unseen = _FULL & ~(base | hand | (won >> first | won >> second) & _FULL)
+        cards = _CARDS.get(hand) or _cards(hand)
+        if trick:
+            lead = trick[0]
+            scores = _heads_up_scores(cards, trump, unseen & ~(1 << lead), lead, 0)
+        else:
+            hidden = (h >> 40 * nxt[seat] & _FULL).bit_count()
+            scores = _heads_up_scores(cards, trump, unseen, -1, hidden)
+        # The card of the best score, unless another is as good (within 1e-9): then the
+        # seat's Rng draws among them, as _decide does.
+        cut = max(scores) - 1e-9
+        found = -1
+        for i, x in enumerate(scores):
+            if x >= cut:
+                if found >= 0:
+                    break
+                found = i
+        else:
+            return cards[found]
+        return rngs[seat].choice([c for c, x in zip(cards, scores, strict=True) if x >= cut])
+
+    return pick
+
+
+def _heads_up_scores(
+    cards: tuple[int, ...], trump: int, unseen: int, lead: int, hidden: int
+) -> list[float]:
+    """The heuristic's scores (:meth:`_View.score`) of ``cards`` in a two-player deal with
+    cards left to draw, nothing of the other hand known, ``unseen`` the cards the seat
+    has not seen (the card led, ``lead``, among the seen; -1: the seat leads, the other
+    holding ``hidden`` cards): :func:`_keep` and :func:`_p_take` written out with their
+    fade at 1.0, the same operations on the same numbers, so the same floats (tested).
+    For the rollouts' picks (:func:`_heads_up_picker`) and the play reader
+    (:func:`play_likelihood`)."""
+    if lead >= 0:
+        # Following: the card takes the trick or it does not (no one plays after me); a
+        # card's score reads only whether an unseen card of its suit outranks it.
         follow = _FOLLOW.get(trump * 40 + lead) or _follow_scores(trump, lead)
-        # A card's score reads only whether an unseen card of its suit outranks it.
-        scores = [follow[2 * c + (not unseen & HIGHER[c])] for c in cards]
-    else:
-        # Leading: the one seat after me is the opponent, nothing of its hand known.
-        unseen = _FULL & ~seen
-        n_unseen = unseen.bit_count()
-        hidden = (h >> 40 * d.nxt[seat] & _FULL).bit_count()
-        odds = _holds_row(n_unseen, hidden)
-        holds_trump = odds[(unseen & trump_mask).bit_count()]
-        scores = []
-        for c in cards:
-            # _p_take with one opponent after me, nothing of its hand known, the card
-            # leading (the same operations, so the same floats: tested).
-            at_stake = POINTS[c]
-            p_suit = odds[(unseen & HIGHER[c]).bit_count()]
-            p_suit *= 1.0 if at_stake > 0 else 0.6
-            if trump_mask >> c & 1:
-                mine = 1.0 * (1.0 - (1.0 - (1.0 - p_suit) * (1.0 - 0.0)))
-                power = _TRUMP_POWER[c]
-                if at_stake and BANK_WEIGHT:
-                    power += at_stake * (BANK_WEIGHT if not unseen & HIGHER[c] else _UNSURE)
-                scores.append((2.0 * mine - 1.0) * at_stake - power)
-            else:
-                p_trump = holds_trump * min(1.0, 0.25 + at_stake / 10.0)
-                mine = 1.0 * (1.0 - (1.0 - (1.0 - p_suit) * (1.0 - p_trump)))
-                scores.append((2.0 * mine - 1.0) * at_stake - plain_keep[c])
-    top = max(scores)
-    best = [c for c, x in zip(cards, scores, strict=True) if x >= top - 1e-9]
-    return best[0] if len(best) == 1 else rng.choice(best)
+        return [follow[2 * c + (not unseen & HIGHER[c])] for c in cards]
+    # Leading: the one seat after me is the opponent; a card's score reads the draw's
+    # odds (the unseen cards, the opponent's hidden ones, the unseen trumps) and how
+    # many unseen cards outrank it in its suit, remembered by those (:data:`_LEADS`).
+    n_unseen = unseen.bit_count()
+    n_trumps = (unseen & SUIT_MASK[trump]).bit_count()
+    key = n_unseen | hidden << 6 | n_trumps << 12
+    leads = _LEADS[trump]
+    row = leads.get(key)
+    if row is None:
+        row = leads[key] = [None] * (10 * NUM_CARDS)
+    scores = []
+    for c in cards:
+        i = 10 * c + (unseen & HIGHER[c]).bit_count()
+        x = row[i]
+        if x is None:
+            x = row[i] = _lead_score(c, i - 10 * c, trump, n_unseen, hidden, n_trumps)
+        scores.append(x)
+    return scores
+
+
+# Per trump: per (unseen cards, the opponent's hidden cards, unseen trumps) packed in an
+# int, the scores of leading each card by how many unseen cards outrank it in its suit
+# (card * 10 + that count), filled as met (:func:`_lead_score`).
+_LEADS: tuple[dict[int, list[float | None]], ...] = tuple({} for _ in range(4))
+
+
+def _lead_score(c: int, above: int, trump: int, n_unseen: int, hidden: int, n_trumps: int) -> float:
+    """The heuristic's score of leading ``c`` in a two-player deal with cards left to
+    draw, ``above`` unseen cards outranking it in its suit, ``n_unseen`` cards unseen,
+    ``hidden`` in the opponent's hand and ``n_trumps`` unseen trumps: :func:`_p_take`
+    with one opponent after me, nothing of its hand known, the card leading, and
+    :func:`_keep` at fade 1.0, the same operations, so the same floats (tested)."""
+    odds = _holds_row(n_unseen, hidden)
+    holds_trump = odds[n_trumps]
+    at_stake = POINTS[c]
+    p_suit = odds[above]
+    p_suit *= 1.0 if at_stake > 0 else 0.6
+    if SUIT[c] == trump:
+        mine = 1.0 * (1.0 - (1.0 - (1.0 - p_suit) * (1.0 - 0.0)))
+        power = _TRUMP_POWER[c]
+        if at_stake and BANK_WEIGHT:
+            power += at_stake * (BANK_WEIGHT if not above else _UNSURE)
+        return (2.0 * mine - 1.0) * at_stake - power
+    p_trump = holds_trump * min(1.0, 0.25 + at_stake / 10.0)
+    mine = 1.0 * (1.0 - (1.0 - (1.0 - p_suit) * (1.0 - p_trump)))
+    return (2.0 * mine - 1.0) * at_stake - _PLAIN_KEEP_HEADS_UP[c]
 
 
 def _table_move(state: BriscolaState, seat: int, rng: Rng) -> int:
@@ -1269,13 +1558,7 @@ def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
             ndraw = len(d.draw)
             if ndraw - state._t[1] > 2 and state._t[4] is not None:
                 return None  # never in a plain deal: the indicator is drawn last
-
-            def heads_up(seat: int, h: int, trick: tuple[int, ...], t: tuple[Any, ...]) -> int:
-                if ndraw - t[1] <= 2:
-                    return _exact_pick(d, h, trick, t[1], seat)
-                return _heads_up_pick(d, h, t[2], trick, seat, rngs[seat])
-
-            return state.play_to_deal_end(heads_up)
+            return state.play_to_deal_end(_heads_up_picker(d, rngs))
 
         return state.play_to_deal_end(_table_picker(game, d, rngs))
 
@@ -1634,6 +1917,7 @@ def play_likelihood(game: Game, observation: Observation) -> Callable[[State, Rn
     if not checks:
         return None
     hand_shift = 40 * opp
+    trump = SUIT[indicator]
     cache: dict[tuple[int, int], float] = {}
 
     def chance(check: tuple[int, int, int, int, int, bool, bool, bool], hand: int) -> float:
@@ -1642,16 +1926,26 @@ def play_likelihood(game: Game, observation: Observation) -> Callable[[State, Rn
         got = cache.get(key)
         if got is not None:
             return got
-        v = _View.of_past(
-            side_of, seats, opp, me, indicator, hand, t, lead, stock_t, seen, knows_mine
-        )
-        cards = v.hand
-        n = len(cards)
-        exact = endgame_values(v)
-        if exact is not None:
-            scores = [exact[c] - 0.01 * STRENGTH[c] for c in cards]
+        if stock_t > 2 and not knows_mine:
+            # Cards left to draw, nothing of my hand known to the opponent: the rollouts'
+            # scores, the same floats as its view's (of_past: the cards seen before the
+            # trick, its hand, the card led and the face-up indicator are seen).
+            cards = _CARDS.get(hand) or _cards(hand)
+            unseen = _FULL & ~(seen | hand | 1 << indicator)
+            if lead >= 0:
+                unseen &= ~(1 << lead)
+            scores = _heads_up_scores(cards, trump, unseen, lead, len(cards))
         else:
-            scores = [v.score(c) for c in cards]
+            v = _View.of_past(
+                side_of, seats, opp, me, indicator, hand, t, lead, stock_t, seen, knows_mine
+            )
+            cards = tuple(v.hand)
+            exact = endgame_values(v)
+            if exact is not None:
+                scores = [exact[c] - 0.01 * STRENGTH[c] for c in cards]
+            else:
+                scores = [v.score(c) for c in cards]
+        n = len(cards)
         top = max(scores)
         weights = [math.exp((x - top) / READ_TEMPERATURE) for x in scores]
         p = weights[cards.index(card)] / sum(weights) if card in cards else 0.0
