@@ -863,6 +863,32 @@ class EnviteState(PartnershipState):
                 if line._m & HAND_OVER:
                     return line
 
+    def _replay_twin(self, state: EnviteState) -> EnviteState | None:
+        """``state`` with this sample's hands: where a replay of this sample's deal from its
+        pack stands when ``state``, the replay of another sample of the same observation,
+        stands there (ISMCTS ``infer``).  The samples of one observation share every public
+        move (:func:`_sampler`), so their replays differ only in the hands; the twin keeps
+        ``state``'s deal and log, whose other facts are the same (its hand sizes too), and
+        takes this sample's hands less the cards played so far.  None where the seats may
+        read the hands as dealt (a captain shown the team's at tumbo)."""
+        d = state._d
+        if (d.tumbo[0] or d.tumbo[1]) and self._g.options["tumbo_show_captain"]:
+            return None
+        new = _new_state(EnviteState)
+        new._g = state._g
+        new._d = d
+        new._h = self._d.start & ~(d.start & ~state._h)  # dealt, less the cards played
+        new._trick = state._trick
+        new._lead = state._lead
+        new._tw = state._tw
+        new._said = state._said
+        new._legal = None
+        new._m = state._m
+        new.to_act = state.to_act
+        new._ev = state._ev
+        new._bet = state._bet
+        return new
+
     # -- transitions -----------------------------------------------------------------
 
     def _carry(self, new: EnviteState) -> None:
