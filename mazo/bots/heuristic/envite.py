@@ -95,7 +95,6 @@ from mazo.core.tricks import K_TRICK
 from mazo.games.envite import (
     _K_MSG,
     _K_PLAY,
-    _MSG_MASK,
     _NMSG,
     ACCEPT,
     BET_VALUES,
@@ -1232,13 +1231,21 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
         return self._choose_facts(state, seat, set(legal), None)
 
     def _choose_facts(
-        self, state: EnviteState, seat: int, allowed: set[int], facts: _Facts | None
+        self,
+        state: EnviteState,
+        seat: int,
+        allowed: set[int],
+        facts: _Facts | None,
+        signs: frozenset[int] | None = None,
     ) -> int:
         """:meth:`choose_state`'s decision for ``seat``, the seat to act, with ``allowed``
         its legal actions (a set, not empty; consultations, which the heuristic never
         makes, may be left out) and ``facts`` the state's :func:`_deal_facts` (None: read
         here when needed; :func:`fast_rollout` carries them move to move).  ``allowed``
-        is the caller's, changed here."""
+        is the caller's, changed here.  ``signs``: None, or the signs the rules allow
+        when ``allowed`` leaves the messages out (:func:`fast_rollout`, never at a
+        tumbo call): a sign not said yet is allowed.  (A sign the first check here does
+        not make, :meth:`_act` does not make either: the same hand, the same sign.)"""
         game = state._g
         if self.signals and TUMBO_PLAY not in allowed:
             # With no tumbo call to make, the sign comes first in _act (_sign): made here
@@ -1252,7 +1259,12 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
                 hand = state._h >> seat * 40 & _FULL
                 trumps = sorted((c for c in card_ids(hand) if tstr[c]), key=tstr.__getitem__)
                 action = _sign_action(t, trumps)
-                if action in allowed:
+                if signs is None:
+                    if action in allowed:
+                        return action
+                elif action in signs and not (
+                    state._said >> (seat * _NMSG + action - SIGNAL_BASE) & 1
+                ):
                     return action
         if not (game.penalize or ENVIO in allowed or ACCEPT in allowed or TUMBO_PLAY in allowed):
             # No bet to make or answer, no tumbo call: what _act does then after the sign
@@ -1427,13 +1439,13 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
 Heuristic = EnviteHeuristic
 
 
-def _allowed(line: EnviteState, seat: int, signs: tuple[int, ...]) -> set[int]:
+def _allowed(line: EnviteState, seat: int) -> set[int]:
     """The actions the heuristic may take on a line of :func:`fast_rollout` (card play or
-    a pending proposal, not penalize mode), ``seat`` to act: ``line._compute_legal(seat)``
-    without the consultations (the heuristic never makes one), built as a set at once
-    (``signs``: the signs the rules allow)."""
-    said = line._said >> seat * _NMSG & _MSG_MASK
-    allowed = {m for m in signs if not said >> (m - SIGNAL_BASE) & 1} if said else set(signs)
+    a pending proposal, not penalize mode), ``seat`` to act, but signs: ``line.
+    _compute_legal(seat)`` without the messages, built as a set at once.  (The sign, the
+    one message the heuristic makes, is checked on its own: ``_choose_facts``'s
+    ``signs``.)"""
+    allowed: set[int] = set()
     if line._m & PHASE_MASK == _PLAY:
         cards = line._follow(line._h >> seat * 40 & _FULL)
         while cards:
@@ -1478,7 +1490,7 @@ def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
         t = _table(n, d.vira, g.plain_rule)
         facts = _deal_facts(state._ev, d, n, t)
         seen = state._ev  # the log's node that ``facts`` describe
-        signs = g._msgs_tumbo  # the signs the rules allow (in play too)
+        signs = frozenset(g._msgs_tumbo)  # the signs the rules allow (in play too)
 
         def pick(line: EnviteState) -> int:
             nonlocal facts, seen
@@ -1495,7 +1507,7 @@ def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
             seat = line.to_act
             assert seat is not None
             policy: EnviteHeuristic = policies[seat]
-            return policy._choose_facts(line, seat, _allowed(line, seat, signs), facts)
+            return policy._choose_facts(line, seat, _allowed(line, seat), facts, signs)
 
         return state.play_to_deal_end(pick)
 
