@@ -449,6 +449,18 @@ _VOIDS: dict[tuple[Any, ...], tuple[float, ...]] = {}
 _VOIDS_MAX = 8192
 
 
+# The trick odds of :meth:`_View._new_run` by the view's odds facts and the run's key:
+# ``(facts id << 18 | run key) << 40 | the beaters unseen``.  The facts (seat, voids,
+# hidden counts, pool sizes, known cards, unseen cards a plain suit) are every input of
+# the odds but the unseen cards, and the odds read those only among the beaters; facts
+# get ids that are never reused (_GID_NEXT), so a cleared _GIDS leaves no stale key.
+_PMAX: dict[int, float] = {}
+_PMAX_MAX = 65536
+_GIDS: dict[tuple[Any, ...], int] = {}
+_GIDS_MAX = 16384
+_GID_NEXT = 1
+
+
 def _sign_action(t: _Table, trumps: Sequence[int]) -> int:
     """The sign of a hand holding ``trumps`` (cheapest first): its best trump, or what
     kind of hand it is."""
@@ -480,6 +492,7 @@ class _View(TrickView):
     # and every attribute read looked its name up in it.
     __slots__ = (
         "_claims",
+        "_gid",
         "_held",
         "_known",
         "_known_any",
@@ -489,6 +502,7 @@ class _View(TrickView):
         "_rates",
         "_ready",
         "_runs",
+        "_shared",
         "_shares",
         "_sids",
         "_sizes",
@@ -667,6 +681,7 @@ class _View(TrickView):
         # The odds' facts and memos (_prepare) wait for the first odds asked: a view
         # whose odds are all in _runs (below) never builds them.
         self._ready = False
+        self._shared = False  # the odds kept across views (:data:`_PMAX`)
         self._qs: dict[int, float] | None = None
         self._values: dict[int, tuple[float, float]] = {}
         # The trick odds of :meth:`_p_max_run` (their key names the trick's best card,
@@ -698,6 +713,8 @@ class _View(TrickView):
         n, t = self.n, self.t
         self._void_p: dict[int, tuple[float, ...]] = {}
         self._void_facts: tuple[int, ...] | None = None  # _VOIDS's key, less the suit's
+        # The id of the odds facts (_GIDS), 0 until asked; -1: the odds not shared.
+        self._gid = 0 if self._shared else -1
         # The odds' memos, keyed by ints: trick odds (:meth:`_p_max`, :meth:`_p_max_run`),
         # the categories' shares (:meth:`_p_max_of`).
         self._p_maxes: dict[int, float] = {}
@@ -900,8 +917,43 @@ class _View(TrickView):
         seats = _RUN_SEATS.get(at)
         if seats is None:
             seats = _RUN_SEATS[at] = [s for i in range(start, start + length) if (s := i % n) != me]
-        got = self._runs[key] = self._p_max_of(best, led, mine, seats, run)
-        return got
+        # The odds are a function of the view's odds facts (:data:`_PMAX`) and of the
+        # beaters unseen: views of other hands and plays with the same ones share them.
+        gid = self._gid
+        if gid < 0:  # a view of a fast rollout's line: the odds are its own
+            got = self._runs[key] = self._p_max_of(best, led, mine, seats, run)
+            return got
+        if not gid:
+            t = self.t
+            unseen = self.unseen
+            facts = (
+                t,
+                me,
+                *self.voids,
+                *self.hidden,
+                *self._sizes,
+                *self._known,
+                (unseen & t.plain[0]).bit_count(),
+                (unseen & t.plain[1]).bit_count(),
+                (unseen & t.plain[2]).bit_count(),
+                (unseen & t.plain[3]).bit_count(),
+            )
+            known_id = _GIDS.get(facts)
+            if known_id is None:
+                global _GID_NEXT
+                if len(_GIDS) >= _GIDS_MAX:
+                    _GIDS.clear()
+                known_id = _GIDS[facts] = _GID_NEXT
+                _GID_NEXT += 1
+            gid = self._gid = known_id
+        gkey = (gid << 18 | key) << 40 | self.unseen & self.t.beat_mask[led][best]
+        shared = _PMAX.get(gkey)
+        if shared is None:
+            if len(_PMAX) >= _PMAX_MAX:
+                _PMAX.clear()
+            shared = _PMAX[gkey] = self._p_max_of(best, led, mine, seats, run)
+        self._runs[key] = shared
+        return shared
 
     def _p_max_of(self, best: int, led: int, mine: float, seats: list[int], skey: int) -> float:
         """The trick odds of :meth:`_p_max` over ``seats`` (the seats after, the bot left
@@ -1274,6 +1326,12 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
             if len(cards) == 1:
                 return cards[0]
         view = _View.of_state(state, seat, self.signals, facts)
+        # The state door's views share their trick odds across views by their facts
+        # (:data:`_PMAX`): ISMCTS infer=bets reads the same seat at the same point of
+        # the deal in many samples (only its hand differs), where most odds recur.  A
+        # fast rollout's views rarely meet the same facts twice: the key would cost more
+        # than it saves, and they keep their own.
+        view._shared = signs is None
         if state._g.penalize:  # the offences (renuncios) are legal but never taken
             d = state._d
             allowed -= {c for c in allowed if c < 40} - set(view.playable())
