@@ -1609,7 +1609,10 @@ def _sampler(game: EnviteGame, obs: Mapping[str, Any]) -> Callable[[Rng], Envite
             for s, mask in enumerate(dealt):
                 hands |= mask << 40 * s
                 given |= mask
-            rest = [c for c in unseen if not given >> c & 1]
+            rest = []  # (a loop, not a comprehension: in 3.11 that is a call)
+            for c in unseen:
+                if not given >> c & 1:
+                    rest.append(c)
         pack: list[int] = []
         for off in first:  # each hand in card order (iter_bits without its generator)
             cards = hands >> off & _FULL

@@ -77,7 +77,7 @@ from functools import cache
 from typing import Any
 
 from mazo.bots.base import Observation, legal_ids
-from mazo.bots.heuristic._base import PartnershipHeuristic, TrickView, near_best
+from mazo.bots.heuristic._base import PartnershipHeuristic, TrickView
 from mazo.bots.odds import (
     card_codes,
     card_ids,
@@ -612,7 +612,13 @@ class _View(TrickView):
         # TrickView.read_state's facts, read here without its generality.
         self.seat = seat
         self.team = team = seat & 1
-        self.trick = [((lead + i) % n, c) for i, c in enumerate(trick)] if trick else []
+        # (Loops here and below, not comprehensions: in 3.11 each is a function call.)
+        plays: list[tuple[int, int]] = []
+        at = lead
+        for c in trick:
+            plays.append((at, c))
+            at = at + 1 if at + 1 < n else 0
+        self.trick = plays
         tw = state._tw
         if team:
             self.won, self.lost = tw >> 4, tw & 15
@@ -742,11 +748,18 @@ class _View(TrickView):
         if known_any:
             self.hidden = hidden = [self.hand_sizes[s] - known[s].bit_count() for s in range(n)]
         else:
-            self.hidden = hidden = list(self.hand_sizes)
+            self.hidden = hidden = self.hand_sizes  # (read, never changed: no copy)
         # Each seat's pool is the unseen cards out of its voids: only its size is kept
         # (the odds test a card against the voids, :meth:`_share`).
-        self._sizes = sizes = [(unseen & ~v).bit_count() for v in self.voids]
-        self._rates = [_RATE[hidden[s]][sizes[s]] for s in range(n)]  # (zip(strict=) costs more)
+        # (Loops, not comprehensions: in 3.11 each is a function call.)
+        sizes = []
+        rates = []
+        for s, v in enumerate(self.voids):
+            size = (unseen & ~v).bit_count()
+            sizes.append(size)
+            rates.append(_RATE[hidden[s]][size])
+        self._sizes = sizes
+        self._rates = rates
         self._ready = True
 
     @property
@@ -974,14 +987,19 @@ class _View(TrickView):
         if not known_any & cand & t.beat_mask[led][best]:
             memo = self._shares
             base = led << 3 | skey << 6
+            pv: tuple[float, ...] | None = None  # the void chances, read once a call
             for c, mask in t.runs[led][best]:
                 held = cand & mask
                 if not held:
                     continue
                 got = memo.get(base | c)
                 if got is None:
-                    pv = self._p_voids(led) if trump_needs_void and c >= 4 else None
-                    got = memo[base | c] = self._share(held & -held, seats, pv)
+                    if trump_needs_void and c >= 4:
+                        if pv is None:
+                            pv = self._void_p.get(led) or self._p_voids(led)
+                        got = memo[base | c] = self._share(held & -held, seats, pv)
+                    else:
+                        got = memo[base | c] = self._share(held & -held, seats, None)
                 total, ours = got
                 if total <= 0.0:
                     continue
@@ -1157,7 +1175,10 @@ class _View(TrickView):
                         got = self._new_run(key, c, eff[c], 1.0, (self.seat + 1) % n, n - 1)
                     rest.append(got)
         else:
-            rest = [qs[c] for c in self.hand if c != card]
+            rest = []
+            for c in self.hand:
+                if c != card:
+                    rest.append(qs[c])
         won, lost = self.won, self.lost
         if len(rest) == 2 and won < 2 and lost < 1:
             # deal_odds(won + 1, lost, rest) and deal_odds(won, lost + 1, rest) for two
@@ -1193,22 +1214,67 @@ class _View(TrickView):
             if self.to_play != seat:
                 # To play later in this trick: the others still to play follow (the seats
                 # after the trick so far, the bot left out).
-                return max(self._price(c, None, count)[0] for c in self.playable())
+                e = -1.0
+                for c in card_ids(self.playable_mask()):
+                    v = self._price(c, None, count)[0]
+                    if v > e:
+                        e = v
+                if e < 0.0:
+                    raise ValueError("estimate: no card to play")  # (max() of no value)
+                return e
         if self.to_play == seat:
-            return max(self.value(c, None)[0] for c in self.playable())
+            # max(value(c, None)[0] for c in playable()), value's memo read here.
+            values = self._values
+            count = len(trick) + 1
+            e = -1.0
+            for c in card_ids(self.playable_mask()):
+                got = values.get(c)
+                if got is None:
+                    got = values[c] = self._price(c, None, count)
+                if got[0] > e:
+                    e = got[0]
+            if e < 0.0:
+                raise ValueError("estimate: no card to play")  # (max() of no value)
+            return e
         return deal_odds(self.won, self.lost, list(self.qs().values()))
 
     def choose_card(self, cards: list[int]) -> list[int]:
         """The best cards to play now (more than one only on an exact tie)."""
         qs = self.qs()
-        scored = {c: self.value(c, qs) for c in cards}
-        # One more trick wins the deal: take it now if possible.
-        top, near = near_best(scored, cards, TIE, decisive=self.won == 1)
-        worth = self.t.worth
-
-        def cheap(c: int) -> tuple[float, int]:
-            return (qs[c], worth[c])
-
+        # {c: value(c, qs)}, value's memo read here.
+        values = self._values
+        count = len(self.trick) + 1
+        scored = {}
+        for c in cards:
+            got = values.get(c)
+            if got is None:
+                got = values[c] = self._price(c, qs, count)
+            scored[c] = got
+        # near_best(scored, cards, TIE, decisive=self.won == 1) in loops: the best deal
+        # odds and the cards within TIE of them; when one more trick wins the deal, of
+        # those the ones most likely to take it (take it now if possible).
+        top = scored[cards[0]][0]
+        for c in cards:
+            v = scored[c][0]
+            if v > top:
+                top = v
+        floor = top - TIE
+        near = []
+        for c in cards:
+            if scored[c][0] >= floor:
+                near.append(c)
+        if self.won == 1:
+            best_p = scored[near[0]][1]
+            for c in near:
+                v = scored[c][1]
+                if v > best_p:
+                    best_p = v
+            floor = best_p - 1e-9
+            taking = []
+            for c in near:
+                if scored[c][1] >= floor:
+                    taking.append(c)
+            near = taking
         if self.won != 1 and not self.trick:
             strong = self.strong(qs)
             if len(strong) >= 2:
@@ -1216,8 +1282,16 @@ class _View(TrickView):
                 draw = [c for c in strong[:-1] if c in cards and scored[c][0] >= top - DRAW_TIE]
                 if draw:
                     return [draw[0]]
-        low = min(cheap(c) for c in near)
-        return [c for c in near if cheap(c) == low]
+        if len(near) == 1:
+            return near
+        # The cheapest: the lowest (q, worth), every card that has it.
+        worth = self.t.worth
+        low = (qs[near[0]], worth[near[0]])
+        for c in near:
+            key = (qs[c], worth[c])
+            if key < low:
+                low = key
+        return [c for c in near if (qs[c], worth[c]) == low]
 
     def strong(self, qs: Mapping[int, float]) -> list[int]:
         """The strong trumps in hand (no opponent beats them as a lead with chance
@@ -1303,10 +1377,11 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
             # With no tumbo call to make, the sign comes first in _act (_sign): made here
             # from the deal's facts, without a view, whether or not a bet may be made.
             d = state._d
-            t = _table(game.players, d.vira, game.plain_rule)
             if facts is None:
+                t = _table(game.players, d.vira, game.plain_rule)
                 facts = _deal_facts(state._ev, d, game.players, t)  # of_state's too
             if not facts[2] >> seat & 1:
+                t = _table(game.players, d.vira, game.plain_rule)
                 tstr = t.tstr
                 hand = state._h >> seat * 40 & _FULL
                 trumps = sorted((c for c in card_ids(hand) if tstr[c]), key=tstr.__getitem__)
@@ -1321,10 +1396,19 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
         if not (game.penalize or ENVIO in allowed or ACCEPT in allowed or TUMBO_PLAY in allowed):
             # No bet to make or answer, no tumbo call: what _act does then after the sign
             # (the only card), without a view when that is all.
-            hand = state._h >> seat * 40 & _FULL
-            cards = [c for c in card_ids(hand) if c in allowed]
-            if len(cards) == 1:
-                return cards[0]
+            cards = state._h >> seat * 40 & _FULL
+            only = -1
+            while cards:
+                low = cards & -cards
+                card = low.bit_length() - 1
+                cards ^= low
+                if card in allowed:
+                    if only >= 0:
+                        break  # two cards: the view decides
+                    only = card
+            else:
+                if only >= 0:
+                    return only
         view = _View.of_state(state, seat, self.signals, facts)
         # The state door's views share their trick odds across views by their facts
         # (:data:`_PMAX`): ISMCTS infer=bets reads the same seat at the same point of
@@ -1377,7 +1461,10 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
             return self._answer(view, allowed)
         if ENVIO in allowed and self._propose(view):
             return ENVIO
-        cards = [c for c in view.hand if c in allowed]
+        cards = []
+        for c in view.hand:
+            if c in allowed:
+                cards.append(c)
         if len(cards) == 1:  # what choose_card would return, without its odds
             return cards[0]
         return self._play(view, cards) if cards else None
@@ -1497,22 +1584,29 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
 Heuristic = EnviteHeuristic
 
 
-def _allowed(line: EnviteState, seat: int) -> set[int]:
+def _allowed(line: EnviteState, seat: int, envio: bool, acceptor_only: bool) -> set[int]:
     """The actions the heuristic may take on a line of :func:`fast_rollout` (card play or
     a pending proposal, not penalize mode), ``seat`` to act, but signs: ``line.
     _compute_legal(seat)`` without the messages, built as a set at once.  (The sign, the
     one message the heuristic makes, is checked on its own: ``_choose_facts``'s
-    ``signs``.)"""
-    allowed: set[int] = set()
+    ``signs``.)  ``envio``: the deal is no tumbo deal; ``acceptor_only``: the option
+    ``raise_right`` is ``acceptor_only`` (``line._may_envio(seat)`` from them, the seat
+    to act, as it reads them)."""
     if line._m & PHASE_MASK == _PLAY:
         cards = line._follow(line._h >> seat * 40 & _FULL)
-        while cards:
-            low = cards & -cards
-            allowed.add(low.bit_length() - 1)
-            cards ^= low
-        if line._may_envio(seat):
-            allowed.add(ENVIO)
-    elif line._may_answer(seat):
+        ids = _HAND_IDS.get(cards)
+        if ids is None:
+            if len(_HAND_IDS) >= _HAND_IDS_MAX:
+                _HAND_IDS.clear()
+            ids = _HAND_IDS[cards] = tuple(card_ids(cards))
+        allowed = set(ids)
+        if envio:
+            level, right = line._bet[0], line._bet[1]
+            if level < 4 and not (right >= 0 and right != seat & 1 and acceptor_only):
+                allowed.add(ENVIO)
+        return allowed
+    allowed = set()
+    if line._may_answer(seat):
         allowed.update((ACCEPT, FOLD, RAISE) if line._bet[2] < 4 else (ACCEPT, FOLD))
     return allowed
 
@@ -1549,23 +1643,30 @@ def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
         facts = _deal_facts(state._ev, d, n, t)
         seen = state._ev  # the log's node that ``facts`` describe
         signs = frozenset(g._msgs_tumbo)  # the signs the rules allow (in play too)
+        # _may_envio's facts that stay for the deal (the seat asked is the one to act).
+        envio = not (d.tumbo[0] or d.tumbo[1])
+        acceptor_only = g.options["raise_right"] == "acceptor_only"
 
         def pick(line: EnviteState) -> int:
             nonlocal facts, seen
             ev = line._ev
             if ev is not seen:  # the nodes since the last decision, oldest first
-                new = []
-                node = ev
-                while node is not seen:
-                    new.append(node)
-                    node = node[0]
-                for node in reversed(new):
-                    facts = _fold(facts, node, t)
+                if ev[0] is seen:  # one move since (the usual case)
+                    facts = _fold(facts, ev, t)
+                else:
+                    new = []
+                    node = ev
+                    while node is not seen:
+                        new.append(node)
+                        node = node[0]
+                    for node in reversed(new):
+                        facts = _fold(facts, node, t)
                 seen = ev
             seat = line.to_act
             assert seat is not None
             policy: EnviteHeuristic = policies[seat]
-            return policy._choose_facts(line, seat, _allowed(line, seat), facts, signs)
+            allowed = _allowed(line, seat, envio, acceptor_only)
+            return policy._choose_facts(line, seat, allowed, facts, signs)
 
         return state.play_to_deal_end(pick)
 
