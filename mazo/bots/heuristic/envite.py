@@ -390,7 +390,10 @@ def _deal_facts(node: Any, d: Any, n: int, t: _Table) -> _Facts:
         node = node[0]
     if facts is None:
         start = d.start
-        sizes = tuple((start >> s * 40 & _FULL).bit_count() for s in range(n))
+        counts = []  # (a loop, not a generator: in 3.11 that is a call)
+        for s in range(n):
+            counts.append((start >> s * 40 & _FULL).bit_count())
+        sizes = tuple(counts)
         facts = (0, (0,) * n, 0, (0,) * n, sizes, -1)
     if len(_FACTS) + len(path) > _FACTS_MAX:
         _FACTS.clear()
@@ -1297,7 +1300,12 @@ class _View(TrickView):
         """The strong trumps in hand (no opponent beats them as a lead with chance
         :data:`STRONG`), cheapest first."""
         tstr = self.t.tstr
-        return sorted((c for c in self.hand if tstr[c] and qs[c] >= STRONG), key=tstr.__getitem__)
+        out = []  # (a loop, not a generator: in 3.11 that is a call)
+        for c in self.hand:
+            if tstr[c] and qs[c] >= STRONG:
+                out.append(c)
+        out.sort(key=tstr.__getitem__)
+        return out
 
     def trumps_held(self) -> list[int]:
         """The trumps in hand, cheapest first."""
@@ -1384,7 +1392,11 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
                 t = _table(game.players, d.vira, game.plain_rule)
                 tstr = t.tstr
                 hand = state._h >> seat * 40 & _FULL
-                trumps = sorted((c for c in card_ids(hand) if tstr[c]), key=tstr.__getitem__)
+                trumps = []  # (a loop, not a generator: in 3.11 that is a call)
+                for c in card_ids(hand):
+                    if tstr[c]:
+                        trumps.append(c)
+                trumps.sort(key=tstr.__getitem__)
                 action = _sign_action(t, trumps)
                 if signs is None:
                     if action in allowed:
@@ -1473,18 +1485,21 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
 
     def _equity(self, view: _View, team: int, points: int | None) -> float:
         """Chico equity of the bot's team after ``team`` scores ``points`` (None: chico)."""
-        stones = list(view.scores)
+        scores = view.scores
         me = view.team
-        got = None if points is None else award(stones[team], points, self.capping)
+        got = None if points is None else award(scores[team], points, self.capping)
         if got is None:
             return 1.0 if team == me else 0.0
-        stones[team] = got
-        return self.ce[min(stones[me], 11)][min(stones[1 - me], 11)]
+        # The stones after it, ours first, read at most 11 (no list copied, no min call).
+        ours, theirs = (got, scores[1 - me]) if team == me else (scores[me], got)
+        return self.ce[ours if ours < 11 else 11][theirs if theirs < 11 else 11]
 
     def _play_on(self, view: _View, level: int, e: float) -> float:
         """Chico equity of playing the deal out at ``level`` with deal odds ``e``."""
         me = view.team
-        e = min(1.0, max(0.0, e))
+        # min(1.0, max(0.0, e)) without the calls (the same float; NaN reads 0.0 too).
+        e = e if e > 0.0 else 0.0
+        e = e if e < 1.0 else 1.0
         points = None if level >= 4 else _value(level)
         return e * self._equity(view, me, points) + (1.0 - e) * self._equity(view, 1 - me, points)
 
