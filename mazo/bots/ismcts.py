@@ -594,6 +594,8 @@ class ISMCTSBot:
         self._ids: dict[str, int] = {}
         # The deal's setup as the samples' records give it (infer; once per search).
         self._infer_setup: list[Any] | None = None
+        # What infer reads in every sample of the search (_read_plan; once a search).
+        self._infer_plan: list[Any] | bool | None = None
         self.last_rejected = 0  # samples the last search threw away (infer)
         # Per seat, the rollout policy as ``state -> action`` (set for each search).
         self.choosers: list[Callable[[State], int]] = []
@@ -677,6 +679,7 @@ class ISMCTSBot:
             self._prepare_rollouts()
         self.last_rejected = 0
         self._infer_setup = None
+        self._infer_plan = None
         rng = Rng(self.random.getrandbits(64))
         if self.paired:
             return self._choose_paired(observation, determinize, rng, seat, moves, hint, deadline)
@@ -801,7 +804,118 @@ class ISMCTSBot:
     def _bets_agree(self, sample: State, me: int) -> bool:
         """Replay the sample's deal from its pack: does the heuristic, in each other
         seat's place, make the bets (and answers, vega...) that seat made?  The replay
-        stops after the last move it reads (the card plays after it change nothing)."""
+        stops after the last move it reads (the card plays after it change nothing).
+
+        A game whose samples of one observation share every public move (their hidden
+        cards aside) offers ``sample._replay_twin(state)``: the sample's own replay where
+        ``state``, another sample's replay, stands.  Then the first sample of a search is
+        replayed once to its last read move (:meth:`_read_plan`) and every sample is read
+        on twins of those states: the same states, readers and order, no replay each."""
+        twin = getattr(sample, "_replay_twin", None)
+        if twin is not None:
+            plan = self._infer_plan
+            if plan is None:
+                plan = self._infer_plan = self._read_plan(sample, me)
+            if isinstance(plan, list):
+                return self._plan_agrees(plan, twin)
+        return self._replay_agrees(sample, me)
+
+    def _read_plan(self, sample: State, me: int) -> list[Any] | bool:
+        """What :meth:`_replay_agrees` reads in every sample of this search, from this
+        one's replay: per move read, (seat, action, its reader, the replay's state
+        before it), in order (none where the replay reads nothing); False where a read
+        state has no twin: those samples are replayed each."""
+        points: list[Any] = []
+        readers = self.readers
+        assert readers is not None
+        walk: Callable[[], Any] | None = getattr(sample, "_recorded", None)
+        if walk is None:
+            return points
+        items = list(walk())
+        if not items or len(items) - 1 != sum(1 for i in items if type(i) is tuple):
+            return points
+        deal, steps = items[0], items[1:]
+        game = self.game
+        below = self.read_from
+        talk = self.talk
+        signing = self.signing_readers
+        side_of = self.side_of
+        side = side_of[me]
+        ids = self._ids
+        actions = []
+        last = -1
+        for index, (seat, text) in enumerate(steps):
+            action = ids.get(text)
+            if action is None:
+                action = ids[text] = game.string_to_action(text)
+            actions.append(action)
+            if seat != me and (action >= below or (signing is not None and action in talk)):
+                last = index
+        if last < 0:
+            return points
+        if self._infer_setup is None:
+            self._infer_setup = [sample.record().get("setup")]
+        memo = self._infer_setup
+        signed: set[int] = set()
+        try:
+            from mazo.core.game import MatchStart
+
+            dealer = deal.facts.dealer
+            if type(dealer) is not int or not 0 <= dealer < game.players:
+                return points
+            if len(memo) == 1:
+                memo.append(game.check_setup(dict(memo[0] or {})))
+            setup = dict(memo[0] or {})
+            state = game._new_match(MatchStart(0, (tuple(deal.deck),), dealer, memo[1], setup))
+            for index in range(last + 1):
+                seat, text = steps[index]
+                action = actions[index]
+                if seat != me:
+                    reader: Bot | None = None
+                    if action in talk:
+                        if (
+                            signing is not None
+                            and side_of[seat] == side
+                            and seat not in signed
+                            and text.startswith("signal ")
+                            and text != "signal want_envio"
+                        ):
+                            signed.add(seat)
+                            reader = signing[seat]
+                    elif action >= below:
+                        reader = signing[seat] if signing and seat in signed else readers[seat]
+                    if reader is not None:
+                        if sample._replay_twin(state) is None:  # type: ignore[attr-defined]
+                            return False
+                        points.append((seat, action, reader, state))
+                state = state.apply(action, seat=seat)
+        except MazoError:
+            pass  # the replay reads up to the move that fails (never seen; a guard)
+        return points
+
+    def _plan_agrees(self, points: list[Any], twin: Callable[[State], State]) -> bool:
+        """:meth:`_replay_agrees` on the read moves of :meth:`_read_plan`, each read on
+        the sample's twin of the replay's state there."""
+        talk = self.talk
+        try:
+            for seat, action, reader, template in points:
+                state = twin(template)
+                try:
+                    fast = getattr(reader, "choose_state", None)
+                    if fast is not None and seat == state.to_act:
+                        model = fast(state)
+                    else:
+                        model = reader.choose(state.observation(seat))
+                except RulesError:
+                    model = action
+                if model != action and not (action in talk and model not in talk):
+                    return False
+        except MazoError:
+            return True
+        return True
+
+    def _replay_agrees(self, sample: State, me: int) -> bool:
+        """:meth:`_bets_agree` by replaying this sample's deal from its pack."""
         readers = self.readers
         assert readers is not None
         walk: Callable[[], Any] | None = getattr(sample, "_recorded", None)

@@ -489,6 +489,28 @@ class _Deal(DealFacts):
     top: int
     plain: tuple[int, ...]
 
+    def copy(self) -> _Deal:
+        """A new object with the same fields, named here (a sample copies its template's
+        deal: the base's walk of the slots reads and sets each by its name)."""
+        out = _new_state(_Deal)
+        out.dealer = self.dealer
+        out.deck = self.deck
+        out.eff = self.eff
+        out.games = self.games
+        out.keys = self.keys
+        out.number = self.number
+        out.packs = self.packs
+        out.plain = self.plain
+        out.scores = self.scores
+        out.seed = self.seed
+        out.start = self.start
+        out.table = self.table
+        out.top = self.top
+        out.trumps = self.trumps
+        out.tumbo = self.tumbo
+        out.vira = self.vira
+        return out
+
 
 _NO_BET = (0, -1, 0, -1, -1)  # level, raise right, proposed level, proposing team, proposer
 
@@ -862,6 +884,32 @@ class EnviteState(PartnershipState):
                 line = line._bet_call(seat, a)
                 if line._m & HAND_OVER:
                     return line
+
+    def _replay_twin(self, state: EnviteState) -> EnviteState | None:
+        """``state`` with this sample's hands: where a replay of this sample's deal from its
+        pack stands when ``state``, the replay of another sample of the same observation,
+        stands there (ISMCTS ``infer``).  The samples of one observation share every public
+        move (:func:`_sampler`), so their replays differ only in the hands; the twin keeps
+        ``state``'s deal and log, whose other facts are the same (its hand sizes too), and
+        takes this sample's hands less the cards played so far.  None where the seats may
+        read the hands as dealt (a captain shown the team's at tumbo)."""
+        d = state._d
+        if (d.tumbo[0] or d.tumbo[1]) and self._g.options["tumbo_show_captain"]:
+            return None
+        new = _new_state(EnviteState)
+        new._g = state._g
+        new._d = d
+        new._h = self._d.start & ~(d.start & ~state._h)  # dealt, less the cards played
+        new._trick = state._trick
+        new._lead = state._lead
+        new._tw = state._tw
+        new._said = state._said
+        new._legal = None
+        new._m = state._m
+        new.to_act = state.to_act
+        new._ev = state._ev
+        new._bet = state._bet
+        return new
 
     # -- transitions -----------------------------------------------------------------
 
@@ -1304,6 +1352,25 @@ def _fill(pool: list[int], slots: list[int], voids: list[int], n: int) -> list[i
     """Per seat, the cards of the shuffled ``pool`` the depth-first search gives it: each
     slot takes the first card left that is outside its seat's voids."""
     out = [0] * n
+    # The search's first line, each slot taking its first card: the search's answer
+    # whenever no slot comes up empty on it (the search rarely backtracks).
+    size = len(pool)
+    last = len(slots) - 1
+    taken = 0  # the pool's places taken, a bit each
+    first = 0
+    for i, seat in enumerate(slots):
+        void = voids[seat]
+        j = first
+        while j < size and (taken >> j & 1 or void >> pool[j] & 1):
+            j += 1
+        if j == size:
+            out = [0] * n
+            break
+        taken |= 1 << j
+        out[seat] |= 1 << pool[j]
+        first = j + 1 if i < last and slots[i + 1] == seat else 0
+    else:
+        return out
     used = [False] * len(pool)
 
     def fill(i: int, first: int) -> bool:
@@ -1542,10 +1609,17 @@ def _sampler(game: EnviteGame, obs: Mapping[str, Any]) -> Callable[[Rng], Envite
             for s, mask in enumerate(dealt):
                 hands |= mask << 40 * s
                 given |= mask
-            rest = [c for c in unseen if not given >> c & 1]
+            rest = []  # (a loop, not a comprehension: in 3.11 that is a call)
+            for c in unseen:
+                if not given >> c & 1:
+                    rest.append(c)
         pack: list[int] = []
-        for off in first:
-            pack.extend(iter_bits(hands >> off & _FULL))
+        for off in first:  # each hand in card order (iter_bits without its generator)
+            cards = hands >> off & _FULL
+            while cards:
+                low = cards & -cards
+                pack.append(low.bit_length() - 1)
+                cards ^= low
         d = td.copy()
         d.seed = rng.next64()
         d.deck = (*pack, *vira, *rest)

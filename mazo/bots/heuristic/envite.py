@@ -77,7 +77,7 @@ from functools import cache
 from typing import Any
 
 from mazo.bots.base import Observation, legal_ids
-from mazo.bots.heuristic._base import PartnershipHeuristic, TrickView, near_best
+from mazo.bots.heuristic._base import PartnershipHeuristic, TrickView
 from mazo.bots.odds import (
     card_codes,
     card_ids,
@@ -95,7 +95,6 @@ from mazo.core.tricks import K_TRICK
 from mazo.games.envite import (
     _K_MSG,
     _K_PLAY,
-    _MSG_MASK,
     _NMSG,
     ACCEPT,
     BET_VALUES,
@@ -391,7 +390,10 @@ def _deal_facts(node: Any, d: Any, n: int, t: _Table) -> _Facts:
         node = node[0]
     if facts is None:
         start = d.start
-        sizes = tuple((start >> s * 40 & _FULL).bit_count() for s in range(n))
+        counts = []  # (a loop, not a generator: in 3.11 that is a call)
+        for s in range(n):
+            counts.append((start >> s * 40 & _FULL).bit_count())
+        sizes = tuple(counts)
         facts = (0, (0,) * n, 0, (0,) * n, sizes, -1)
     if len(_FACTS) + len(path) > _FACTS_MAX:
         _FACTS.clear()
@@ -450,6 +452,18 @@ _VOIDS: dict[tuple[Any, ...], tuple[float, ...]] = {}
 _VOIDS_MAX = 8192
 
 
+# The trick odds of :meth:`_View._new_run` by the view's odds facts and the run's key:
+# ``(facts id << 18 | run key) << 40 | the beaters unseen``.  The facts (seat, voids,
+# hidden counts, pool sizes, known cards, unseen cards a plain suit) are every input of
+# the odds but the unseen cards, and the odds read those only among the beaters; facts
+# get ids that are never reused (_GID_NEXT), so a cleared _GIDS leaves no stale key.
+_PMAX: dict[int, float] = {}
+_PMAX_MAX = 65536
+_GIDS: dict[tuple[Any, ...], int] = {}
+_GIDS_MAX = 16384
+_GID_NEXT = 1
+
+
 def _sign_action(t: _Table, trumps: Sequence[int]) -> int:
     """The sign of a hand holding ``trumps`` (cheapest first): its best trump, or what
     kind of hand it is."""
@@ -481,6 +495,7 @@ class _View(TrickView):
     # and every attribute read looked its name up in it.
     __slots__ = (
         "_claims",
+        "_gid",
         "_held",
         "_known",
         "_known_any",
@@ -490,6 +505,7 @@ class _View(TrickView):
         "_rates",
         "_ready",
         "_runs",
+        "_shared",
         "_shares",
         "_sids",
         "_sizes",
@@ -599,7 +615,13 @@ class _View(TrickView):
         # TrickView.read_state's facts, read here without its generality.
         self.seat = seat
         self.team = team = seat & 1
-        self.trick = [((lead + i) % n, c) for i, c in enumerate(trick)] if trick else []
+        # (Loops here and below, not comprehensions: in 3.11 each is a function call.)
+        plays: list[tuple[int, int]] = []
+        at = lead
+        for c in trick:
+            plays.append((at, c))
+            at = at + 1 if at + 1 < n else 0
+        self.trick = plays
         tw = state._tw
         if team:
             self.won, self.lost = tw >> 4, tw & 15
@@ -668,6 +690,7 @@ class _View(TrickView):
         # The odds' facts and memos (_prepare) wait for the first odds asked: a view
         # whose odds are all in _runs (below) never builds them.
         self._ready = False
+        self._shared = False  # the odds kept across views (:data:`_PMAX`)
         self._qs: dict[int, float] | None = None
         self._values: dict[int, tuple[float, float]] = {}
         # The trick odds of :meth:`_p_max_run` (their key names the trick's best card,
@@ -699,6 +722,8 @@ class _View(TrickView):
         n, t = self.n, self.t
         self._void_p: dict[int, tuple[float, ...]] = {}
         self._void_facts: tuple[int, ...] | None = None  # _VOIDS's key, less the suit's
+        # The id of the odds facts (_GIDS), 0 until asked; -1: the odds not shared.
+        self._gid = 0 if self._shared else -1
         # The odds' memos, keyed by ints: trick odds (:meth:`_p_max`, :meth:`_p_max_run`),
         # the categories' shares (:meth:`_p_max_of`).
         self._p_maxes: dict[int, float] = {}
@@ -726,11 +751,18 @@ class _View(TrickView):
         if known_any:
             self.hidden = hidden = [self.hand_sizes[s] - known[s].bit_count() for s in range(n)]
         else:
-            self.hidden = hidden = list(self.hand_sizes)
+            self.hidden = hidden = self.hand_sizes  # (read, never changed: no copy)
         # Each seat's pool is the unseen cards out of its voids: only its size is kept
         # (the odds test a card against the voids, :meth:`_share`).
-        self._sizes = sizes = [(unseen & ~v).bit_count() for v in self.voids]
-        self._rates = [_RATE[hidden[s]][sizes[s]] for s in range(n)]  # (zip(strict=) costs more)
+        # (Loops, not comprehensions: in 3.11 each is a function call.)
+        sizes = []
+        rates = []
+        for s, v in enumerate(self.voids):
+            size = (unseen & ~v).bit_count()
+            sizes.append(size)
+            rates.append(_RATE[hidden[s]][size])
+        self._sizes = sizes
+        self._rates = rates
         self._ready = True
 
     @property
@@ -901,8 +933,43 @@ class _View(TrickView):
         seats = _RUN_SEATS.get(at)
         if seats is None:
             seats = _RUN_SEATS[at] = [s for i in range(start, start + length) if (s := i % n) != me]
-        got = self._runs[key] = self._p_max_of(best, led, mine, seats, run)
-        return got
+        # The odds are a function of the view's odds facts (:data:`_PMAX`) and of the
+        # beaters unseen: views of other hands and plays with the same ones share them.
+        gid = self._gid
+        if gid < 0:  # a view of a fast rollout's line: the odds are its own
+            got = self._runs[key] = self._p_max_of(best, led, mine, seats, run)
+            return got
+        if not gid:
+            t = self.t
+            unseen = self.unseen
+            facts = (
+                t,
+                me,
+                *self.voids,
+                *self.hidden,
+                *self._sizes,
+                *self._known,
+                (unseen & t.plain[0]).bit_count(),
+                (unseen & t.plain[1]).bit_count(),
+                (unseen & t.plain[2]).bit_count(),
+                (unseen & t.plain[3]).bit_count(),
+            )
+            known_id = _GIDS.get(facts)
+            if known_id is None:
+                global _GID_NEXT
+                if len(_GIDS) >= _GIDS_MAX:
+                    _GIDS.clear()
+                known_id = _GIDS[facts] = _GID_NEXT
+                _GID_NEXT += 1
+            gid = self._gid = known_id
+        gkey = (gid << 18 | key) << 40 | self.unseen & self.t.beat_mask[led][best]
+        shared = _PMAX.get(gkey)
+        if shared is None:
+            if len(_PMAX) >= _PMAX_MAX:
+                _PMAX.clear()
+            shared = _PMAX[gkey] = self._p_max_of(best, led, mine, seats, run)
+        self._runs[key] = shared
+        return shared
 
     def _p_max_of(self, best: int, led: int, mine: float, seats: list[int], skey: int) -> float:
         """The trick odds of :meth:`_p_max` over ``seats`` (the seats after, the bot left
@@ -923,14 +990,19 @@ class _View(TrickView):
         if not known_any & cand & t.beat_mask[led][best]:
             memo = self._shares
             base = led << 3 | skey << 6
+            pv: tuple[float, ...] | None = None  # the void chances, read once a call
             for c, mask in t.runs[led][best]:
                 held = cand & mask
                 if not held:
                     continue
                 got = memo.get(base | c)
                 if got is None:
-                    pv = self._p_voids(led) if trump_needs_void and c >= 4 else None
-                    got = memo[base | c] = self._share(held & -held, seats, pv)
+                    if trump_needs_void and c >= 4:
+                        if pv is None:
+                            pv = self._void_p.get(led) or self._p_voids(led)
+                        got = memo[base | c] = self._share(held & -held, seats, pv)
+                    else:
+                        got = memo[base | c] = self._share(held & -held, seats, None)
                 total, ours = got
                 if total <= 0.0:
                     continue
@@ -1106,7 +1178,10 @@ class _View(TrickView):
                         got = self._new_run(key, c, eff[c], 1.0, (self.seat + 1) % n, n - 1)
                     rest.append(got)
         else:
-            rest = [qs[c] for c in self.hand if c != card]
+            rest = []
+            for c in self.hand:
+                if c != card:
+                    rest.append(qs[c])
         won, lost = self.won, self.lost
         if len(rest) == 2 and won < 2 and lost < 1:
             # deal_odds(won + 1, lost, rest) and deal_odds(won, lost + 1, rest) for two
@@ -1142,22 +1217,67 @@ class _View(TrickView):
             if self.to_play != seat:
                 # To play later in this trick: the others still to play follow (the seats
                 # after the trick so far, the bot left out).
-                return max(self._price(c, None, count)[0] for c in self.playable())
+                e = -1.0
+                for c in card_ids(self.playable_mask()):
+                    v = self._price(c, None, count)[0]
+                    if v > e:
+                        e = v
+                if e < 0.0:
+                    raise ValueError("estimate: no card to play")  # (max() of no value)
+                return e
         if self.to_play == seat:
-            return max(self.value(c, None)[0] for c in self.playable())
+            # max(value(c, None)[0] for c in playable()), value's memo read here.
+            values = self._values
+            count = len(trick) + 1
+            e = -1.0
+            for c in card_ids(self.playable_mask()):
+                got = values.get(c)
+                if got is None:
+                    got = values[c] = self._price(c, None, count)
+                if got[0] > e:
+                    e = got[0]
+            if e < 0.0:
+                raise ValueError("estimate: no card to play")  # (max() of no value)
+            return e
         return deal_odds(self.won, self.lost, list(self.qs().values()))
 
     def choose_card(self, cards: list[int]) -> list[int]:
         """The best cards to play now (more than one only on an exact tie)."""
         qs = self.qs()
-        scored = {c: self.value(c, qs) for c in cards}
-        # One more trick wins the deal: take it now if possible.
-        top, near = near_best(scored, cards, TIE, decisive=self.won == 1)
-        worth = self.t.worth
-
-        def cheap(c: int) -> tuple[float, int]:
-            return (qs[c], worth[c])
-
+        # {c: value(c, qs)}, value's memo read here.
+        values = self._values
+        count = len(self.trick) + 1
+        scored = {}
+        for c in cards:
+            got = values.get(c)
+            if got is None:
+                got = values[c] = self._price(c, qs, count)
+            scored[c] = got
+        # near_best(scored, cards, TIE, decisive=self.won == 1) in loops: the best deal
+        # odds and the cards within TIE of them; when one more trick wins the deal, of
+        # those the ones most likely to take it (take it now if possible).
+        top = scored[cards[0]][0]
+        for c in cards:
+            v = scored[c][0]
+            if v > top:
+                top = v
+        floor = top - TIE
+        near = []
+        for c in cards:
+            if scored[c][0] >= floor:
+                near.append(c)
+        if self.won == 1:
+            best_p = scored[near[0]][1]
+            for c in near:
+                v = scored[c][1]
+                if v > best_p:
+                    best_p = v
+            floor = best_p - 1e-9
+            taking = []
+            for c in near:
+                if scored[c][1] >= floor:
+                    taking.append(c)
+            near = taking
         if self.won != 1 and not self.trick:
             strong = self.strong(qs)
             if len(strong) >= 2:
@@ -1165,14 +1285,27 @@ class _View(TrickView):
                 draw = [c for c in strong[:-1] if c in cards and scored[c][0] >= top - DRAW_TIE]
                 if draw:
                     return [draw[0]]
-        low = min(cheap(c) for c in near)
-        return [c for c in near if cheap(c) == low]
+        if len(near) == 1:
+            return near
+        # The cheapest: the lowest (q, worth), every card that has it.
+        worth = self.t.worth
+        low = (qs[near[0]], worth[near[0]])
+        for c in near:
+            key = (qs[c], worth[c])
+            if key < low:
+                low = key
+        return [c for c in near if (qs[c], worth[c]) == low]
 
     def strong(self, qs: Mapping[int, float]) -> list[int]:
         """The strong trumps in hand (no opponent beats them as a lead with chance
         :data:`STRONG`), cheapest first."""
         tstr = self.t.tstr
-        return sorted((c for c in self.hand if tstr[c] and qs[c] >= STRONG), key=tstr.__getitem__)
+        out = []  # (a loop, not a generator: in 3.11 that is a call)
+        for c in self.hand:
+            if tstr[c] and qs[c] >= STRONG:
+                out.append(c)
+        out.sort(key=tstr.__getitem__)
+        return out
 
     def trumps_held(self) -> list[int]:
         """The trumps in hand, cheapest first."""
@@ -1232,36 +1365,69 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
         return self._choose_facts(state, seat, set(legal), None)
 
     def _choose_facts(
-        self, state: EnviteState, seat: int, allowed: set[int], facts: _Facts | None
+        self,
+        state: EnviteState,
+        seat: int,
+        allowed: set[int],
+        facts: _Facts | None,
+        signs: frozenset[int] | None = None,
     ) -> int:
         """:meth:`choose_state`'s decision for ``seat``, the seat to act, with ``allowed``
         its legal actions (a set, not empty; consultations, which the heuristic never
         makes, may be left out) and ``facts`` the state's :func:`_deal_facts` (None: read
         here when needed; :func:`fast_rollout` carries them move to move).  ``allowed``
-        is the caller's, changed here."""
+        is the caller's, changed here.  ``signs``: None, or the signs the rules allow
+        when ``allowed`` leaves the messages out (:func:`fast_rollout`, never at a
+        tumbo call): a sign not said yet is allowed.  (A sign the first check here does
+        not make, :meth:`_act` does not make either: the same hand, the same sign.)"""
         game = state._g
         if self.signals and TUMBO_PLAY not in allowed:
             # With no tumbo call to make, the sign comes first in _act (_sign): made here
             # from the deal's facts, without a view, whether or not a bet may be made.
             d = state._d
-            t = _table(game.players, d.vira, game.plain_rule)
             if facts is None:
+                t = _table(game.players, d.vira, game.plain_rule)
                 facts = _deal_facts(state._ev, d, game.players, t)  # of_state's too
             if not facts[2] >> seat & 1:
+                t = _table(game.players, d.vira, game.plain_rule)
                 tstr = t.tstr
                 hand = state._h >> seat * 40 & _FULL
-                trumps = sorted((c for c in card_ids(hand) if tstr[c]), key=tstr.__getitem__)
+                trumps = []  # (a loop, not a generator: in 3.11 that is a call)
+                for c in card_ids(hand):
+                    if tstr[c]:
+                        trumps.append(c)
+                trumps.sort(key=tstr.__getitem__)
                 action = _sign_action(t, trumps)
-                if action in allowed:
+                if signs is None:
+                    if action in allowed:
+                        return action
+                elif action in signs and not (
+                    state._said >> (seat * _NMSG + action - SIGNAL_BASE) & 1
+                ):
                     return action
         if not (game.penalize or ENVIO in allowed or ACCEPT in allowed or TUMBO_PLAY in allowed):
             # No bet to make or answer, no tumbo call: what _act does then after the sign
             # (the only card), without a view when that is all.
-            hand = state._h >> seat * 40 & _FULL
-            cards = [c for c in card_ids(hand) if c in allowed]
-            if len(cards) == 1:
-                return cards[0]
+            cards = state._h >> seat * 40 & _FULL
+            only = -1
+            while cards:
+                low = cards & -cards
+                card = low.bit_length() - 1
+                cards ^= low
+                if card in allowed:
+                    if only >= 0:
+                        break  # two cards: the view decides
+                    only = card
+            else:
+                if only >= 0:
+                    return only
         view = _View.of_state(state, seat, self.signals, facts)
+        # The state door's views share their trick odds across views by their facts
+        # (:data:`_PMAX`): ISMCTS infer=bets reads the same seat at the same point of
+        # the deal in many samples (only its hand differs), where most odds recur.  A
+        # fast rollout's views rarely meet the same facts twice: the key would cost more
+        # than it saves, and they keep their own.
+        view._shared = signs is None
         if state._g.penalize:  # the offences (renuncios) are legal but never taken
             d = state._d
             allowed -= {c for c in allowed if c < 40} - set(view.playable())
@@ -1307,7 +1473,10 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
             return self._answer(view, allowed)
         if ENVIO in allowed and self._propose(view):
             return ENVIO
-        cards = [c for c in view.hand if c in allowed]
+        cards = []
+        for c in view.hand:
+            if c in allowed:
+                cards.append(c)
         if len(cards) == 1:  # what choose_card would return, without its odds
             return cards[0]
         return self._play(view, cards) if cards else None
@@ -1316,18 +1485,21 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
 
     def _equity(self, view: _View, team: int, points: int | None) -> float:
         """Chico equity of the bot's team after ``team`` scores ``points`` (None: chico)."""
-        stones = list(view.scores)
+        scores = view.scores
         me = view.team
-        got = None if points is None else award(stones[team], points, self.capping)
+        got = None if points is None else award(scores[team], points, self.capping)
         if got is None:
             return 1.0 if team == me else 0.0
-        stones[team] = got
-        return self.ce[min(stones[me], 11)][min(stones[1 - me], 11)]
+        # The stones after it, ours first, read at most 11 (no list copied, no min call).
+        ours, theirs = (got, scores[1 - me]) if team == me else (scores[me], got)
+        return self.ce[ours if ours < 11 else 11][theirs if theirs < 11 else 11]
 
     def _play_on(self, view: _View, level: int, e: float) -> float:
         """Chico equity of playing the deal out at ``level`` with deal odds ``e``."""
         me = view.team
-        e = min(1.0, max(0.0, e))
+        # min(1.0, max(0.0, e)) without the calls (the same float; NaN reads 0.0 too).
+        e = e if e > 0.0 else 0.0
+        e = e if e < 1.0 else 1.0
         points = None if level >= 4 else _value(level)
         return e * self._equity(view, me, points) + (1.0 - e) * self._equity(view, 1 - me, points)
 
@@ -1427,22 +1599,29 @@ class EnviteHeuristic(PartnershipHeuristic[_View]):
 Heuristic = EnviteHeuristic
 
 
-def _allowed(line: EnviteState, seat: int, signs: tuple[int, ...]) -> set[int]:
+def _allowed(line: EnviteState, seat: int, envio: bool, acceptor_only: bool) -> set[int]:
     """The actions the heuristic may take on a line of :func:`fast_rollout` (card play or
-    a pending proposal, not penalize mode), ``seat`` to act: ``line._compute_legal(seat)``
-    without the consultations (the heuristic never makes one), built as a set at once
-    (``signs``: the signs the rules allow)."""
-    said = line._said >> seat * _NMSG & _MSG_MASK
-    allowed = {m for m in signs if not said >> (m - SIGNAL_BASE) & 1} if said else set(signs)
+    a pending proposal, not penalize mode), ``seat`` to act, but signs: ``line.
+    _compute_legal(seat)`` without the messages, built as a set at once.  (The sign, the
+    one message the heuristic makes, is checked on its own: ``_choose_facts``'s
+    ``signs``.)  ``envio``: the deal is no tumbo deal; ``acceptor_only``: the option
+    ``raise_right`` is ``acceptor_only`` (``line._may_envio(seat)`` from them, the seat
+    to act, as it reads them)."""
     if line._m & PHASE_MASK == _PLAY:
         cards = line._follow(line._h >> seat * 40 & _FULL)
-        while cards:
-            low = cards & -cards
-            allowed.add(low.bit_length() - 1)
-            cards ^= low
-        if line._may_envio(seat):
-            allowed.add(ENVIO)
-    elif line._may_answer(seat):
+        ids = _HAND_IDS.get(cards)
+        if ids is None:
+            if len(_HAND_IDS) >= _HAND_IDS_MAX:
+                _HAND_IDS.clear()
+            ids = _HAND_IDS[cards] = tuple(card_ids(cards))
+        allowed = set(ids)
+        if envio:
+            level, right = line._bet[0], line._bet[1]
+            if level < 4 and not (right >= 0 and right != seat & 1 and acceptor_only):
+                allowed.add(ENVIO)
+        return allowed
+    allowed = set()
+    if line._may_answer(seat):
         allowed.update((ACCEPT, FOLD, RAISE) if line._bet[2] < 4 else (ACCEPT, FOLD))
     return allowed
 
@@ -1478,24 +1657,31 @@ def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
         t = _table(n, d.vira, g.plain_rule)
         facts = _deal_facts(state._ev, d, n, t)
         seen = state._ev  # the log's node that ``facts`` describe
-        signs = g._msgs_tumbo  # the signs the rules allow (in play too)
+        signs = frozenset(g._msgs_tumbo)  # the signs the rules allow (in play too)
+        # _may_envio's facts that stay for the deal (the seat asked is the one to act).
+        envio = not (d.tumbo[0] or d.tumbo[1])
+        acceptor_only = g.options["raise_right"] == "acceptor_only"
 
         def pick(line: EnviteState) -> int:
             nonlocal facts, seen
             ev = line._ev
             if ev is not seen:  # the nodes since the last decision, oldest first
-                new = []
-                node = ev
-                while node is not seen:
-                    new.append(node)
-                    node = node[0]
-                for node in reversed(new):
-                    facts = _fold(facts, node, t)
+                if ev[0] is seen:  # one move since (the usual case)
+                    facts = _fold(facts, ev, t)
+                else:
+                    new = []
+                    node = ev
+                    while node is not seen:
+                        new.append(node)
+                        node = node[0]
+                    for node in reversed(new):
+                        facts = _fold(facts, node, t)
                 seen = ev
             seat = line.to_act
             assert seat is not None
             policy: EnviteHeuristic = policies[seat]
-            return policy._choose_facts(line, seat, _allowed(line, seat, signs), facts)
+            allowed = _allowed(line, seat, envio, acceptor_only)
+            return policy._choose_facts(line, seat, allowed, facts, signs)
 
         return state.play_to_deal_end(pick)
 
