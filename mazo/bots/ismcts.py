@@ -143,7 +143,7 @@ import gc
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, cast
 
 from mazo.bots.base import Bot, Observation, legal_ids
@@ -822,108 +822,65 @@ class ISMCTSBot:
 
     def _read_plan(self, sample: State, me: int) -> list[Any] | bool:
         """What :meth:`_replay_agrees` reads in every sample of this search, from this
-        one's replay: per move read, (seat, action, its reader, the replay's state
-        before it), in order (none where the replay reads nothing); False where a read
-        state has no twin: those samples are replayed each."""
-        points: list[Any] = []
-        readers = self.readers
-        assert readers is not None
-        walk: Callable[[], Any] | None = getattr(sample, "_recorded", None)
-        if walk is None:
-            return points
-        items = list(walk())
-        if not items or len(items) - 1 != sum(1 for i in items if type(i) is tuple):
-            return points
-        deal, steps = items[0], items[1:]
-        game = self.game
-        below = self.read_from
-        talk = self.talk
-        signing = self.signing_readers
-        side_of = self.side_of
-        side = side_of[me]
-        ids = self._ids
-        actions = []
-        last = -1
-        for index, (seat, text) in enumerate(steps):
-            action = ids.get(text)
-            if action is None:
-                action = ids[text] = game.string_to_action(text)
-            actions.append(action)
-            if seat != me and (action >= below or (signing is not None and action in talk)):
-                last = index
-        if last < 0:
-            return points
-        if self._infer_setup is None:
-            self._infer_setup = [sample.record().get("setup")]
-        memo = self._infer_setup
-        signed: set[int] = set()
-        try:
-            from mazo.core.game import MatchStart
-
-            dealer = deal.facts.dealer
-            if type(dealer) is not int or not 0 <= dealer < game.players:
-                return points
-            if len(memo) == 1:
-                memo.append(game.check_setup(dict(memo[0] or {})))
-            setup = dict(memo[0] or {})
-            state = game._new_match(MatchStart(0, (tuple(deal.deck),), dealer, memo[1], setup))
-            for index in range(last + 1):
-                seat, text = steps[index]
-                action = actions[index]
-                if seat != me:
-                    reader: Bot | None = None
-                    if action in talk:
-                        if (
-                            signing is not None
-                            and side_of[seat] == side
-                            and seat not in signed
-                            and text.startswith("signal ")
-                            and text != "signal want_envio"
-                        ):
-                            signed.add(seat)
-                            reader = signing[seat]
-                    elif action >= below:
-                        reader = signing[seat] if signing and seat in signed else readers[seat]
-                    if reader is not None:
-                        if sample._replay_twin(state) is None:  # type: ignore[attr-defined]
-                            return False
-                        points.append((seat, action, reader, state))
-                state = state.apply(action, seat=seat)
-        except MazoError:
-            pass  # the replay reads up to the move that fails (never seen; a guard)
+        one's replay: the read moves of :meth:`_read_points` (seat, action, its reader,
+        the replay's state before it), in order; False where a read state has no twin:
+        those samples are replayed each."""
+        points = []
+        for point in self._read_points(sample, me):
+            if sample._replay_twin(point[3]) is None:  # type: ignore[attr-defined]
+                return False
+            points.append(point)
         return points
 
     def _plan_agrees(self, points: list[Any], twin: Callable[[State], State]) -> bool:
         """:meth:`_replay_agrees` on the read moves of :meth:`_read_plan`, each read on
         the sample's twin of the replay's state there."""
-        talk = self.talk
         try:
             for seat, action, reader, template in points:
-                state = twin(template)
-                try:
-                    fast = getattr(reader, "choose_state", None)
-                    if fast is not None and seat == state.to_act:
-                        model = fast(state)
-                    else:
-                        model = reader.choose(state.observation(seat))
-                except RulesError:
-                    model = action
-                if model != action and not (action in talk and model not in talk):
+                if not self._reads_alike(reader, twin(template), seat, action):
                     return False
         except MazoError:
-            return True
+            return True  # a deal that does not replay is not read (never seen; a guard)
         return True
 
     def _replay_agrees(self, sample: State, me: int) -> bool:
         """:meth:`_bets_agree` by replaying this sample's deal from its pack."""
+        for seat, action, reader, state in self._read_points(sample, me):
+            try:
+                if not self._reads_alike(reader, state, seat, action):
+                    return False
+            except MazoError:
+                return True  # a model that fails is not read (never seen; a guard)
+        return True
+
+    def _reads_alike(self, reader: Bot, state: State, seat: int, action: int) -> bool:
+        """Does ``reader``, in ``seat``'s place at ``state``, make the move ``action`` the
+        seat made?  A sign the model would not make at all is no disagreement."""
+        try:
+            fast = getattr(reader, "choose_state", None)
+            if fast is not None and seat == state.to_act:
+                model = fast(state)  # the observation's choice, cheaper
+            else:
+                model = reader.choose(state.observation(seat))
+        except RulesError:
+            model = action  # the heuristic has no view there: not read
+        talk = self.talk
+        return model == action or (action in talk and model not in talk)
+
+    def _read_points(self, sample: State, me: int) -> Iterator[tuple[int, int, Bot, State]]:
+        """The moves of the others that :meth:`_bets_agree` reads, along the sample's deal
+        replayed from its pack: (seat, action, the heuristic that models it, the replay's
+        state before it), in order, up to the last move read.  Nothing where the sample is
+        not a match state holding its deal alone, or nobody else has made a read move; the
+        replay ends quietly at a move that fails (never seen; a guard)."""
         readers = self.readers
         assert readers is not None
         walk: Callable[[], Any] | None = getattr(sample, "_recorded", None)
         if walk is None:
-            return True  # not a match state with a log to replay: nothing is read
+            return  # not a match state with a log to replay: nothing is read
         items = list(walk())
         if not items or len(items) - 1 != sum(1 for i in items if type(i) is tuple):
-            return True  # a sample holds its deal alone; anything else is not read
+            return  # a sample holds its deal alone; anything else is not read
         deal, steps = items[0], items[1:]
         game = self.game
         below = self.read_from
@@ -942,60 +899,53 @@ class ISMCTSBot:
             if seat != me and (action >= below or (signing is not None and action in talk)):
                 last = index
         if last < 0:
-            return True  # nobody else has made a move that is read
+            return  # nobody else has made a move that is read
         if self._infer_setup is None:
             self._infer_setup = [sample.record().get("setup")]
         memo = self._infer_setup
         signed: set[int] = set()  # partners who signed: the signing heuristic models them
-        try:
-            # game.new_match(seed=0, decks=[deal.deck], dealer=..., setup=...) without
-            # its checks of what a sample's own deal holds (the pack's ids, the dealer);
-            # the setup, the same in every sample, is checked once a search (a setup
-            # that fails its check fails every replay, as it did).
-            from mazo.core.game import MatchStart
+        # game.new_match(seed=0, decks=[deal.deck], dealer=..., setup=...) without its
+        # checks of what a sample's own deal holds (the pack's ids, the dealer); the
+        # setup, the same in every sample, is checked once a search (a setup that fails
+        # its check fails every replay, as it did).
+        from mazo.core.game import MatchStart
 
-            dealer = deal.facts.dealer
-            if type(dealer) is not int or not 0 <= dealer < game.players:
-                return True  # new_match would refuse it (never seen; a guard)
+        dealer = deal.facts.dealer
+        if type(dealer) is not int or not 0 <= dealer < game.players:
+            return  # new_match would refuse it (never seen; a guard)
+        try:
             if len(memo) == 1:
                 memo.append(game.check_setup(dict(memo[0] or {})))
             setup = dict(memo[0] or {})
             state = game._new_match(MatchStart(0, (tuple(deal.deck),), dealer, memo[1], setup))
-            for index in range(last + 1):
-                seat, text = steps[index]
-                action = actions[index]
-                if seat != me:
-                    reader: Bot | None = None
-                    if action in talk:
-                        # A partner's first sign: the one the signing heuristic makes
-                        # with the sample's hand.  Consultations, later signs and the
-                        # wish for an envío (which the heuristic never signs) are not read.
-                        if (
-                            signing is not None
-                            and side_of[seat] == side
-                            and seat not in signed
-                            and text.startswith("signal ")
-                            and text != "signal want_envio"
-                        ):
-                            signed.add(seat)
-                            reader = signing[seat]
-                    elif action >= below:
-                        reader = signing[seat] if signing and seat in signed else readers[seat]
-                    if reader is not None:
-                        try:
-                            fast = getattr(reader, "choose_state", None)
-                            if fast is not None and seat == state.to_act:
-                                model = fast(state)  # the observation's choice, cheaper
-                            else:
-                                model = reader.choose(state.observation(seat))
-                        except RulesError:
-                            model = action  # the heuristic has no view there: not read
-                        if model != action and not (action in talk and model not in talk):
-                            return False
-                state = state.apply(action, seat=seat)
         except MazoError:
-            return True  # a deal that does not replay is not read (never seen; a guard)
-        return True
+            return
+        for index in range(last + 1):
+            seat, text = steps[index]
+            action = actions[index]
+            if seat != me:
+                reader: Bot | None = None
+                if action in talk:
+                    # A partner's first sign: the one the signing heuristic makes with
+                    # the sample's hand.  Consultations, later signs and the wish for an
+                    # envío (which the heuristic never signs) are not read.
+                    if (
+                        signing is not None
+                        and side_of[seat] == side
+                        and seat not in signed
+                        and text.startswith("signal ")
+                        and text != "signal want_envio"
+                    ):
+                        signed.add(seat)
+                        reader = signing[seat]
+                elif action >= below:
+                    reader = signing[seat] if signing and seat in signed else readers[seat]
+                if reader is not None:
+                    yield seat, action, reader, state
+            try:
+                state = state.apply(action, seat=seat)
+            except MazoError:
+                return
 
     def _moves(self, legal: list[int]) -> list[int]:
         talk = self.talk

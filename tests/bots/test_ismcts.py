@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -362,6 +363,51 @@ def test_inferred_samples_agree_with_the_bets_the_others_made() -> None:
         mazo.make_bot("ismcts", game, seed=1, infer="every")
     with pytest.raises(mazo.RulesError, match="replay their deal from its pack; briscola's"):
         mazo.make_bot("ismcts", mazo.load_game("briscola", players=4), seed=1, infer="bets")
+
+
+@pytest.mark.parametrize(
+    ("options", "infer"),
+    [
+        ({"players": 4}, "bets"),
+        ({"players": 8}, "all"),
+        ({"players": 4, "tumbo_show_captain": True}, "bets"),
+        ({"players": 6, "renuncio_mode": "penalize"}, "all"),
+    ],
+)
+def test_reading_samples_on_twins_of_one_replay_is_replaying_each(
+    options: dict[str, Any], infer: str
+) -> None:
+    """Envite's samples of one observation differ only in the hidden hands, so a search
+    replays its first sample's deal once and reads every other sample on twins of those
+    states (``_replay_twin``).  Its verdicts are those of replaying each sample from its
+    pack, on uniform samples that agree and that do not, at every decision of heuristic
+    matches where another seat has made a move that is read."""
+    game = mazo.load_game("envite", chicos_to_win=1, **options)
+    heuristic = mazo.make_bot("heuristic", game, seed=5)
+    verdicts: Counter[bool] = Counter()
+    planned = 0
+    for match in range(3):
+        state = game.new_match(seed=40 + match)
+        while not state.match_over and sum(verdicts.values()) < 400:
+            seat = state.to_act
+            assert seat is not None
+            obs = state.observation(seat)
+            # Two bots alike: their models draw ties from their own Rngs, in the same order.
+            bot = ISMCTSBot(game, 3, iterations=1, infer=infer)
+            replaying = ISMCTSBot(game, 3, iterations=1, infer=infer)
+            draw = game.sampler(obs)
+            rng = Rng(match)
+            for _ in range(4):
+                sample = draw(rng)
+                replayed = replaying._replay_agrees(sample, seat)
+                assert bot._bets_agree(sample, seat) == replayed
+                verdicts[replayed] += 1
+            planned += isinstance(bot._infer_plan, list) and bool(bot._infer_plan)
+            state = state.apply(heuristic.choose(obs))
+    assert verdicts[True] > 20 and verdicts[False] > 20, verdicts
+    if options.get("tumbo_show_captain"):
+        return  # a captain shown the team's hands: some reads have no twin (replayed)
+    assert planned > 10
 
 
 @pytest.mark.parametrize(
