@@ -592,7 +592,7 @@ def _negamax(
         if n == 2:
             return _two(mover, other, wins)
         if n == 3:
-            return _three(mover, other, wins, alpha, beta)
+            return _three_value(mover, other, wins)  # exact: a bound on either side too
     key = mover | other << 40 | (lead + 1) << 80 | (s0 + 1) << 86 | (s1 + 1) << 92
     got = memo.get(key)
     if got is not None:
@@ -715,47 +715,6 @@ def _two(leader: int, follower: int, wins: tuple[tuple[bool, ...], ...]) -> int:
     return first if first > second else second
 
 
-def _three(
-    leader: int, follower: int, wins: tuple[tuple[bool, ...], ...], alpha: int, beta: int
-) -> int:
-    """The leader's best in the last three tricks, three cards each, the stock empty,
-    with :func:`_negamax`'s window (exact strictly inside it, else a bound)."""
-    best = -_INF
-    twos = _TWO_MEMO[id(wins)]
-    if len(twos) > _MEMO_CAP:
-        twos.clear()
-    for c in _CARDS.get(leader) or _cards(leader):
-        row = wins[c]
-        mine = leader & ~(1 << c)
-        floor = best if best > alpha else alpha
-        worst = _INF
-        for d in _CARDS.get(follower) or _cards(follower):
-            pts = POINTS[c] + POINTS[d]
-            theirs = follower & ~(1 << d)
-            # The trick's winner leads the last two (values remembered by the hands).
-            if row[d]:
-                key = theirs | mine << 40
-                two = twos.get(key)
-                if two is None:
-                    two = twos[key] = _two(theirs, mine, wins)
-                value = -pts - two
-            else:
-                key = mine | theirs << 40
-                two = twos.get(key)
-                if two is None:
-                    two = twos[key] = _two(mine, theirs, wins)
-                value = pts + two
-            if value < worst:
-                worst = value
-                if worst <= floor:
-                    break  # this lead cannot raise the best (nor rise above alpha)
-        if worst > best:
-            best = worst
-            if best >= beta:
-                break  # fails high: a lower bound is enough
-    return best
-
-
 def _three_exact(
     leader: int,
     follower: int,
@@ -763,10 +722,11 @@ def _three_exact(
     twos: dict[int, int],
     picks: dict[int, int],
 ) -> int:
-    """:func:`_three` with the full window (an exact value), ``twos`` the trump's
-    :data:`_TWO_MEMO`: for :func:`_exact_pick`, which remembers the values.  The leads
-    are tried weakest first, so the first that reaches the value is :func:`_exact_pick`'s
-    card there, remembered in ``picks`` (the trump's :data:`_THREE_PICKS`)."""
+    """The leader's exact value of the last three tricks, three cards each, the stock
+    empty, ``twos`` the trump's :data:`_TWO_MEMO`: for :func:`_three_value` and
+    :func:`_exact_pick`, which remember the values.  The leads are tried weakest first,
+    so the first that reaches the value is :func:`_exact_pick`'s card there, remembered
+    in ``picks`` (the trump's :data:`_THREE_PICKS`)."""
     best = -_INF
     choice = -1
     answers = _CARDS.get(follower) or _cards(follower)
@@ -934,12 +894,32 @@ def _exact_search(d: Any, h: int, trick: tuple[int, ...], sp: int, seat: int) ->
     return choice
 
 
-# Per trump: the leader's exact value of three-card endings with the stock empty, keyed by
-# leader | follower << 40 (:func:`_three` with the full window).
-_THREE_MEMO: tuple[dict[int, int], ...] = tuple({} for _ in _WINS)
-# Per trump, by the same keys: the card the leader plays there (_exact_pick's: the
+# Per trump's _WINS table (by its id): the leader's exact value of three-card endings with
+# the stock empty, keyed by leader | follower << 40 (:func:`_three_exact`).
+_THREE_MEMO: dict[int, dict[int, int]] = {id(wins): {} for wins in _WINS}
+# By the same tables and keys: the card the leader plays there (_exact_pick's: the
 # weakest of the best), which the line reaches right after its last draw.
-_THREE_PICKS: tuple[dict[int, int], ...] = tuple({} for _ in _WINS)
+_THREE_PICKS: dict[int, dict[int, int]] = {id(wins): {} for wins in _WINS}
+
+
+def _three_value(leader: int, follower: int, wins: tuple[tuple[bool, ...], ...]) -> int:
+    """:func:`_three_exact`'s value, remembered in :data:`_THREE_MEMO` (for
+    :func:`_negamax`: an exact value serves any window)."""
+    threes = _THREE_MEMO[id(wins)]
+    key = leader | follower << 40
+    got = threes.get(key)
+    if got is not None:
+        return got
+    picks = _THREE_PICKS[id(wins)]
+    if len(threes) > _MEMO_CAP:
+        threes.clear()
+        picks.clear()
+    twos = _TWO_MEMO[id(wins)]
+    if len(twos) > _MEMO_CAP:
+        twos.clear()
+    value = threes[key] = _three_exact(leader, follower, wins, twos, picks)
+    return value
+
 
 _BY_STRENGTH: dict[int, tuple[int, ...]] = {}
 
@@ -985,8 +965,8 @@ def _exact_pick(d: Any, h: int, trick: tuple[int, ...], sp: int, seat: int) -> i
         if got is not None:
             return got
         b0, b1 = 1 << s0, 1 << s1
-        threes = _THREE_MEMO[trump]
-        picks = _THREE_PICKS[trump]
+        threes = _THREE_MEMO[id(wins)]
+        picks = _THREE_PICKS[id(wins)]
         if len(threes) > _MEMO_CAP:
             threes.clear()
             picks.clear()
@@ -1046,7 +1026,7 @@ def _exact_pick(d: Any, h: int, trick: tuple[int, ...], sp: int, seat: int) -> i
         return choice
     if lead < 0 and n == 3:
         # Solved with the last draw's endings, most likely (_three_exact).
-        got = _THREE_PICKS[trump].get(mover | other << 40)
+        got = _THREE_PICKS[id(wins)].get(mover | other << 40)
         if got is not None:
             return got
     twos = _TWO_MEMO[id(wins)]
