@@ -1024,15 +1024,17 @@ def _exact_pick(d: Any, h: int, trick: tuple[int, ...], sp: int, seat: int) -> i
             _PLAYS.clear()
         _PLAYS[key] = choice
         return choice
-    if lead < 0 and n == 3:
-        # Solved with the last draw's endings, most likely (_three_exact).
-        got = _THREE_PICKS[id(wins)].get(mover | other << 40)
-        if got is not None:
-            return got
-    twos = _TWO_MEMO[id(wins)]
-    if len(twos) > _MEMO_CAP:
-        twos.clear()
     if lead < 0:
+        if n == 3:
+            # Solved with the last draw's endings, most likely; else solved now: the lead
+            # _three_exact remembers is this one (the same order, the same values).
+            key3 = mover | other << 40
+            got = _THREE_PICKS[id(wins)].get(key3)
+            if got is None:
+                _three_value(mover, other, wins)
+                got = _THREE_PICKS[id(wins)][key3]
+            return got
+        # Two cards each: the trick's winner leads the last card.
         for c in cards:
             row = wins[c]
             mine = mover & ~(1 << c)
@@ -1040,24 +1042,10 @@ def _exact_pick(d: Any, h: int, trick: tuple[int, ...], sp: int, seat: int) -> i
             for e in _CARDS.get(other) or _cards(other):
                 pts = POINTS[c] + POINTS[e]
                 theirs = other & ~(1 << e)
-                if n == 2:
-                    value = (
-                        -pts - _last(theirs, mine, wins)
-                        if row[e]
-                        else pts + _last(mine, theirs, wins)
-                    )
-                elif row[e]:
-                    k2 = theirs | mine << 40
-                    v = twos.get(k2)
-                    if v is None:
-                        v = twos[k2] = _two(theirs, mine, wins)
-                    value = -pts - v
+                if row[e]:
+                    value = -pts - _last(theirs, mine, wins)
                 else:
-                    k2 = mine | theirs << 40
-                    v = twos.get(k2)
-                    if v is None:
-                        v = twos[k2] = _two(mine, theirs, wins)
-                    value = pts + v
+                    value = pts + _last(mine, theirs, wins)
                 if value < worst:
                     worst = value
                     if worst <= best:
@@ -1065,6 +1053,9 @@ def _exact_pick(d: Any, h: int, trick: tuple[int, ...], sp: int, seat: int) -> i
             if worst > best:
                 best, choice = worst, c
         return choice
+    twos = _TWO_MEMO[id(wins)]
+    if len(twos) > _MEMO_CAP:
+        twos.clear()
     row = wins[lead]
     for c in cards:
         pts = POINTS[lead] + POINTS[c]
@@ -1129,20 +1120,24 @@ def _heads_up_picker(
         else:
             hidden = (h >> 40 * nxt[seat] & _FULL).bit_count()
             scores = _heads_up_scores(cards, trump, unseen, -1, hidden)
-        # The card of the best score, unless another is as good (within 1e-9): then the
-        # seat's Rng draws among them, as _decide does.
-        cut = max(scores) - 1e-9
-        found = -1
-        for i, x in enumerate(scores):
-            if x >= cut:
-                if found >= 0:
-                    break
-                found = i
-        else:
-            return cards[found]
-        return rngs[seat].choice([c for c, x in zip(cards, scores, strict=True) if x >= cut])
+        return _best_card(cards, scores, rngs[seat])
 
     return pick
+
+
+def _best_card(cards: tuple[int, ...], scores: list[float], rng: Rng) -> int:
+    """The card of the best score, unless another is as good (within 1e-9): then ``rng``
+    draws among them, as :meth:`BriscolaHeuristic._decide` does (the rollouts' picks)."""
+    cut = max(scores) - 1e-9
+    first = -1
+    for i, x in enumerate(scores):
+        if x >= cut:
+            if first >= 0:
+                break
+            first = i
+    else:
+        return cards[first]
+    return rng.choice([c for c, x in zip(cards, scores, strict=True) if x >= cut])
 
 
 def _heads_up_scores(
@@ -1481,18 +1476,7 @@ def _table_picker(
                             else:
                                 mine *= 1.0 - q
                 scores.append((2.0 * mine - 1.0) * at_stake - keep)
-        # The card of the best score, unless another is as good (within 1e-9): then the
-        # seat's Rng draws among them, as _decide does.
-        cut = max(scores) - 1e-9
-        first = -1
-        for i, x in enumerate(scores):
-            if x >= cut:
-                if first >= 0:
-                    break
-                first = i
-        else:
-            return cards[first]
-        return rngs[seat].choice([c for c, x in zip(cards, scores, strict=True) if x >= cut])
+        return _best_card(cards, scores, rngs[seat])
 
     return pick
 
