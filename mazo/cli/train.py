@@ -11,17 +11,16 @@ import argparse
 import datetime
 import importlib.util
 import json
+import os
 import platform
 import shlex
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from mazo.core.game import Game, State
-from mazo.core.rng import derive_seed
+from mazo.core.game import Game
 
 from .common import (
     CliError,
@@ -60,7 +59,11 @@ why: the value-trained ones measured weaker).
 --cards-weight W adds a cards head: per card, the chance that an opponent holds it,
 learned from the opponents' real hands at each decision of the self-play (over the cards
 the seat's view does not show). A search weighs its samples by it with infer=net. The
-shipped two-player Briscola net has one (--cards-weight 1.0)."""
+shipped two-player Briscola net has one (--cards-weight 1.0).
+
+--workers N plays the self-play's matches in N processes, each match seeded by its
+number (its bots, and with --teacher its own judge), so the data, the weights and the
+record are those of one process; the CPU seconds recorded count the workers too."""
 EPILOG = """\
 examples:
   mazo train briscola --deals 20000 --epochs 12 --seed 1 --out mazo/nets/weights
@@ -140,6 +143,13 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument(
         "--resume", action="store_true", help="continue from OUT/GAME-Np.ckpt.pt when it matches"
     )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="play the self-play's matches in N processes (1); the data is the same",
+    )
     p.add_argument("--json", action="store_true", help="print only a JSON summary on stdout")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -149,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
     out = Output(color=not args.json)
 
     def body() -> int:
-        for flag in ("deals", "epochs", "hidden", "batch", "teacher_iterations"):
+        for flag in ("deals", "epochs", "hidden", "batch", "teacher_iterations", "workers"):
             if getattr(args, flag) < 1:
                 raise CliError(
                     f"--{flag.replace('_', '-')} must be at least 1, not {getattr(args, flag)}"
@@ -185,6 +195,7 @@ def run(args: argparse.Namespace) -> int:
             teacher=args.teacher,
             teacher_iterations=args.teacher_iterations,
             init=args.init,
+            workers=args.workers,
         )
         if args.json:
             sys.stdout.write(json.dumps(summary, indent=2) + "\n")
@@ -213,6 +224,7 @@ def train_game(
     teacher: str = "normal",
     teacher_iterations: int = 100,
     init: str | None = None,
+    workers: int = 1,
 ) -> dict[str, Any]:
     """Self-play, train, export and record (see the module docstring); the summary."""
     # numpy and torch come with the train extra: `mazo` itself (make run, make play)
@@ -222,7 +234,7 @@ def train_game(
 
     from mazo.nets import FORMAT, load_net, net_stem
     from mazo.nets.actions import ActionFeatures
-    from mazo.train.data import self_play
+    from mazo.train.data import Teacher, self_play
     from mazo.train.fit import Config, export, train
 
     name = game.name
@@ -243,30 +255,27 @@ def train_game(
     # Read before anything is written: retraining a shipped net overwrites tracked files
     # (mazo/nets/weights), which would read as a change to the code that made it.
     commit = _git_commit()
-    t0, c0 = time.perf_counter(), time.process_time()
-    values: Callable[[State, int], dict[int, float]] | None = None
+    t0, c0 = time.perf_counter(), _cpu()
+    judge: Teacher | None = None
     if teacher in ("rollouts", "search"):
-        from mazo.bots.ismcts import ISMCTSBot
-        from mazo.bots.levels import make_level
-
-        budget = 1 if teacher == "rollouts" else teacher_iterations
-        judge = make_level(
-            "expert", game, derive_seed(seed, f"train-{teacher}"), iterations=budget, prior=0
-        )
-        assert isinstance(judge, ISMCTSBot)
-        if teacher == "rollouts":
-            values = judge.world_values
-        else:
-            values = lambda state, seat: judge.search_values(state.observation(seat))  # noqa: E731
+        judge = Teacher(teacher, teacher_iterations)
     elif teacher != "normal":
         raise CliError(f"--teacher {teacher!r}: normal, rollouts or search")
     data = with_progress(
         show,
         f"self-play {name}",
         deals,
-        lambda p: self_play(game, deals, seed, progress=p, values=values, cards=cards_weight > 0),
+        lambda p: self_play(
+            game,
+            deals,
+            seed,
+            progress=p,
+            teacher=judge,
+            cards=cards_weight > 0,
+            workers=workers,
+        ),
     )
-    play_wall, play_cpu = time.perf_counter() - t0, time.process_time() - c0
+    play_wall, play_cpu = time.perf_counter() - t0, _cpu() - c0
     if len(data) == 0:
         raise CliError(f"{deals} deals of {name} gave no decision to learn from")
     config = Config(
@@ -382,6 +391,13 @@ def _print(out: Output, s: dict[str, Any]) -> None:
         f"CPU seconds: self-play {s['self_play_cpu_seconds']}, training {s['train_cpu_seconds']}; "
         f"numpy vs torch max difference {s['numpy_vs_torch_max_diff']:.1e}"
     )
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its ended children (``--workers``' processes,
+    counted once the pool has shut down)."""
+    times = os.times()
+    return time.process_time() + times.children_user + times.children_system
 
 
 def _command(args: argparse.Namespace, game: Game) -> str:

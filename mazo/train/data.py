@@ -28,12 +28,19 @@ marks the cards the seat's observation names nowhere (its hand, the table, the t
 a face-up card...: any card code in it, actions like ``7O+3C`` split at ``+``): the only
 cards whose place a sample chooses, so the only ones the head is trained on.
 
-Match ``m`` is seeded ``derive_seed(seed, "train-match", m)`` and its seat ``s``'s bot
-``derive_seed(seed, "train-bot", m, s)``: the same seed gives the same data.  No torch.
+Match ``m`` is seeded ``derive_seed(seed, "train-match", m)``, its seat ``s``'s bot
+``derive_seed(seed, "train-bot", m, s)`` and, with a :class:`Teacher`, its judge
+``derive_seed(seed, "train-<kind>", m)``: the same seed gives the same data, and a match's
+data does not depend on the matches before it, so ``workers`` processes can play them
+(:func:`self_play`) and give the same data as one.  (Until session 20 one judge labelled
+the whole run, its Rng running on from match to match: the labels of the runs in
+docs/nets.md made before then come out different, not worse, from the same commands.)
+No torch.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
@@ -47,7 +54,7 @@ from mazo.core.rng import derive_seed
 from mazo.env.encoding import Encoder
 from mazo.nets.actions import ActionFeatures
 
-__all__ = ["Dataset", "deal_outcome", "self_play"]
+__all__ = ["Dataset", "Teacher", "deal_outcome", "self_play", "teacher_values"]
 
 MAX_MOVES = 100_000  # a match longer than this is a bug
 
@@ -91,6 +98,161 @@ def deal_outcome(points: list[int], side: int) -> tuple[float, float]:
     return margin, won
 
 
+@dataclass(frozen=True)
+class Teacher:
+    """What labels each decision's candidates (``--teacher``), as plain data a worker
+    process can rebuild its judge from: ``kind`` ``rollouts`` or ``search``, the
+    judge's playouts a move ``iterations`` (search only; rollouts play one)."""
+
+    kind: str
+    iterations: int = 100
+
+
+def teacher_values(
+    game: Game, teacher: Teacher, seed: int, match: int
+) -> Callable[[State, int], dict[int, float]]:
+    """Match ``match``'s judge: the expert search (no prior), seeded
+    ``derive_seed(seed, "train-<kind>", match)``, so a match's labels do not depend on
+    the matches before it (or on which process played them)."""
+    from mazo.bots.ismcts import ISMCTSBot
+    from mazo.bots.levels import make_level
+
+    if teacher.kind not in ("rollouts", "search"):
+        raise ValueError(f"teacher {teacher.kind!r}: rollouts or search")
+    budget = 1 if teacher.kind == "rollouts" else teacher.iterations
+    judge = make_level(
+        "expert",
+        game,
+        derive_seed(seed, f"train-{teacher.kind}", match),
+        iterations=budget,
+        prior=0,
+    )
+    assert isinstance(judge, ISMCTSBot)
+    if teacher.kind == "rollouts":
+        return judge.world_values
+    return lambda state, seat: judge.search_values(state.observation(seat))
+
+
+@dataclass
+class _MatchRows:
+    """One match's decisions, in order, up to its last ended deal; ``ends[k]`` is the
+    number of rows when its deal ``k + 1`` ended."""
+
+    xs: list[npt.NDArray[np.float32]]
+    cands: list[list[tuple[int, ...]]]
+    targets: list[int]
+    margins: list[float]
+    wins: list[float]
+    qs: list[list[float]]
+    helds: list[list[int]]
+    shown: list[set[int]]
+    ends: list[int]
+
+
+def _play_match(
+    game: Game,
+    seed: int,
+    match: int,
+    bot: str,
+    values: Callable[[State, int], dict[int, float]] | None,
+    cards: bool,
+    limit: int | None,
+    progress: Callable[[], None] | None = None,
+) -> _MatchRows:
+    """Match ``match`` of the self-play, stopped once ``limit`` deals have ended (None:
+    played to its end); ``progress()`` is called as each deal ends."""
+    encoder = Encoder(game)
+    features = ActionFeatures(game)
+    side_of = game.info.side_of
+    deck = game.info.deck
+    ids = {deck.format(c): c for c in range(deck.size)}
+    nan = float("nan")
+    rows = _MatchRows([], [], [], [], [], [], [], [], [])
+    bots = [
+        make_bot(bot, game, seed=derive_seed(seed, "train-bot", match, s))
+        for s in range(game.players)
+    ]
+    state = game.new_match(seed=derive_seed(seed, "train-match", match))
+    memo: dict[str, Any] = {}
+    pending: list[tuple[int, int]] = []  # (row, side) of this deal's decisions
+    for _ in range(MAX_MOVES):
+        seat = state.to_act
+        if seat is None or state.match_over or (limit is not None and len(rows.ends) >= limit):
+            break
+        obs = state.observation(seat)
+        action = bots[seat].choose(obs)
+        legal = encoder.legal_ids(obs)
+        if values is not None and action in legal:
+            worth = values(state, seat) if len(legal) > 1 else {}
+            if sum(a in worth for a in legal) < 2:
+                legal = []  # nothing to compare: not kept
+            else:
+                rows.qs.append([worth.get(a, nan) for a in legal])
+        if action in legal:
+            pending.append((len(rows.targets), side_of[seat]))
+            rows.xs.append(encoder.encode_seat(obs, seat, memo))
+            rows.cands.append([features.of(a) for a in legal])
+            rows.targets.append(legal.index(action))
+            rows.margins.append(0.0)
+            rows.wins.append(0.0)
+            if cards:
+                mine = side_of[seat]
+                rows.helds.append(
+                    [
+                        deck.parse(c)
+                        for s in range(game.players)
+                        if side_of[s] != mine
+                        for c in cast(MatchState, state).hand(s)
+                    ]
+                )
+                rows.shown.append(named_cards(obs, ids))
+        before, state = state, state.apply(action, seat=seat)
+        if state.hand_over:
+            for event in state.events_since(before):
+                if event.get("type") != "hand_end":
+                    continue
+                points = list(event["points"])
+                for row, side in pending:
+                    rows.margins[row], rows.wins[row] = deal_outcome(points, side)
+                pending = []
+                rows.ends.append(len(rows.targets))
+                if progress is not None:
+                    progress()
+    _cut(rows, rows.ends[-1] if rows.ends else 0)  # a deal cut short has no outcome
+    return rows
+
+
+def _cut(rows: _MatchRows, n: int) -> None:
+    """Keep the first ``n`` rows (and the deal ends within them)."""
+    del rows.xs[n:], rows.cands[n:], rows.targets[n:], rows.margins[n:], rows.wins[n:]
+    del rows.qs[n:], rows.helds[n:], rows.shown[n:]
+    rows.ends = [e for e in rows.ends if e <= n]
+
+
+# A worker process's game, rebuilt once from its name, player count and options.
+_WORKER_GAMES: dict[tuple[Any, ...], Game] = {}
+
+
+def _worker_match(
+    spec: tuple[str, int, tuple[tuple[str, Any], ...]],
+    seed: int,
+    match: int,
+    bot: str,
+    teacher: Teacher | None,
+    cards: bool,
+) -> _MatchRows:
+    """:func:`_play_match` in a worker process: the whole match (the parent keeps the
+    deals it needs), the judge made for the match."""
+    from mazo import load_game
+
+    game = _WORKER_GAMES.get(spec)
+    if game is None:
+        name, players, options = spec
+        game = _WORKER_GAMES[spec] = load_game(name, players=players, **dict(options))
+    values = None if teacher is None else teacher_values(game, teacher, seed, match)
+    return _play_match(game, seed, match, bot, values, cards, None)
+
+
 def self_play(
     game: Game,
     deals: int,
@@ -99,14 +261,76 @@ def self_play(
     progress: Callable[[int, int], None] | None = None,
     values: Callable[[State, int], dict[int, float]] | None = None,
     cards: bool = False,
+    teacher: Teacher | None = None,
+    workers: int = 1,
 ) -> Dataset:
     """Play ``bot`` against itself on ``game`` until ``deals`` deals have ended (see the
     module docstring); ``progress(done, deals)`` is called as deals end; ``values(state,
-    seat)`` gives each candidate's value; ``cards`` records the opponents' cards (the
-    module docstring)."""
-    encoder = Encoder(game)
-    features = ActionFeatures(game)
-    side_of = game.info.side_of
+    seat)`` gives each candidate's value (one judge for the whole run, in this process),
+    or ``teacher`` makes a judge per match (:func:`teacher_values`); ``cards`` records
+    the opponents' cards (the module docstring).
+
+    ``workers`` > 1 plays matches in that many processes, a few matches ahead of the
+    ones kept, and keeps them in match order, each cut where the sequential run stops:
+    the same data as one worker, match for match (tested)."""
+    if workers < 1:
+        raise ValueError(f"workers must be 1 or more, not {workers}")
+    if values is not None and (teacher is not None or workers > 1):
+        raise ValueError("values is one judge in this process: use teacher for workers")
+    done = 0
+    match = 0
+    kept: list[tuple[int, _MatchRows]] = []
+
+    def take(rows: _MatchRows) -> None:
+        nonlocal done
+        need = deals - done
+        if len(rows.ends) > need:
+            _cut(rows, rows.ends[need - 1])
+        kept.append((match, rows))
+        done += len(rows.ends)
+
+    if workers == 1:
+        ended = itertools.count(1)
+
+        def tick() -> None:
+            if progress is not None:
+                progress(min(next(ended), deals), deals)
+
+        while done < deals:
+            judge = values
+            if teacher is not None:
+                judge = teacher_values(game, teacher, seed, match)
+            take(_play_match(game, seed, match, bot, judge, cards, deals - done, tick))
+            match += 1
+    else:
+        from concurrent.futures import Future, ProcessPoolExecutor
+
+        spec = (game.name, game.players, tuple(sorted(game.options.items())))
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            ahead: dict[int, Future[_MatchRows]] = {}
+            while done < deals:
+                for m in range(match, match + 2 * workers):
+                    if m not in ahead:
+                        ahead[m] = pool.submit(_worker_match, spec, seed, m, bot, teacher, cards)
+                take(ahead.pop(match).result())
+                match += 1
+                if progress is not None:
+                    progress(min(done, deals), deals)
+            for future in ahead.values():
+                future.cancel()
+    return _merge(kept, ActionFeatures(game).size, done, match, values or teacher, cards, game)
+
+
+def _merge(
+    kept: list[tuple[int, _MatchRows]],
+    pad: int,
+    done: int,
+    match_count: int,
+    labelled: object,
+    cards: bool,
+    game: Game,
+) -> Dataset:
+    """The matches' rows as one :class:`Dataset`."""
     xs: list[npt.NDArray[np.float32]] = []
     cands: list[list[tuple[int, ...]]] = []
     targets: list[int] = []
@@ -116,77 +340,26 @@ def self_play(
     qs: list[list[float]] = []
     helds: list[list[int]] = []
     shown: list[set[int]] = []
-    deck = game.info.deck
-    ids = {deck.format(c): c for c in range(deck.size)}
-    nan = float("nan")
-    done = 0
-    match = 0
-    while done < deals:
-        bots = [
-            make_bot(bot, game, seed=derive_seed(seed, "train-bot", match, s))
-            for s in range(game.players)
-        ]
-        state = game.new_match(seed=derive_seed(seed, "train-match", match))
-        memo: dict[str, Any] = {}
-        pending: list[tuple[int, int]] = []  # (row, side) of this deal's decisions
-        for _ in range(MAX_MOVES):
-            seat = state.to_act
-            if seat is None or state.match_over or done >= deals:
-                break
-            obs = state.observation(seat)
-            action = bots[seat].choose(obs)
-            legal = encoder.legal_ids(obs)
-            if values is not None and action in legal:
-                worth = values(state, seat) if len(legal) > 1 else {}
-                if sum(a in worth for a in legal) < 2:
-                    legal = []  # nothing to compare: not kept
-                else:
-                    qs.append([worth.get(a, nan) for a in legal])
-            if action in legal:
-                pending.append((len(targets), side_of[seat]))
-                xs.append(encoder.encode_seat(obs, seat, memo))
-                cands.append([features.of(a) for a in legal])
-                targets.append(legal.index(action))
-                margins.append(0.0)
-                wins.append(0.0)
-                matches.append(match)
-                if cards:
-                    mine = side_of[seat]
-                    helds.append(
-                        [
-                            deck.parse(c)
-                            for s in range(game.players)
-                            if side_of[s] != mine
-                            for c in cast(MatchState, state).hand(s)
-                        ]
-                    )
-                    shown.append(named_cards(obs, ids))
-            before, state = state, state.apply(action, seat=seat)
-            if state.hand_over:
-                for event in state.events_since(before):
-                    if event.get("type") != "hand_end":
-                        continue
-                    points = list(event["points"])
-                    for row, side in pending:
-                        margins[row], wins[row] = deal_outcome(points, side)
-                    pending = []
-                    done += 1
-                    if progress is not None:
-                        progress(min(done, deals), deals)
-        if pending:  # a deal cut short by the count: its decisions have no outcome
-            cut = pending[0][0]
-            del xs[cut:], cands[cut:], targets[cut:], margins[cut:], wins[cut:], matches[cut:]
-            del qs[cut:], helds[cut:], shown[cut:]
-        match += 1
-    data = _pack(xs, cands, targets, margins, wins, matches, features.size, done, match)
-    if values is not None:
-        q = np.full(data.cand.shape[:2], nan, dtype=np.float32)
+    for m, rows in kept:
+        xs += rows.xs
+        cands += rows.cands
+        targets += rows.targets
+        margins += rows.margins
+        wins += rows.wins
+        matches += [m] * len(rows.targets)
+        qs += rows.qs
+        helds += rows.helds
+        shown += rows.shown
+    data = _pack(xs, cands, targets, margins, wins, matches, pad, done, match_count)
+    if labelled is not None:
+        q = np.full(data.cand.shape[:2], float("nan"), dtype=np.float32)
         for i, worth_row in enumerate(qs):
             q[i, : len(worth_row)] = worth_row
         data.q = q
     if cards:
-        held = np.zeros((len(data), deck.size), dtype=np.uint8)
-        unseen = np.ones((len(data), deck.size), dtype=np.uint8)
+        size = game.info.deck.size
+        held = np.zeros((len(data), size), dtype=np.uint8)
+        unseen = np.ones((len(data), size), dtype=np.uint8)
         for i, (cards_held, cards_named) in enumerate(zip(helds, shown, strict=True)):
             held[i, cards_held] = 1
             unseen[i, list(cards_named)] = 0

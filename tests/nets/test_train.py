@@ -13,7 +13,7 @@ import pytest
 
 import mazo
 from mazo.nets import ActionFeatures, PolicyValueNet, load_net
-from mazo.train.data import deal_outcome, self_play
+from mazo.train.data import Dataset, deal_outcome, self_play
 
 
 def test_self_play_is_reproducible_and_labels_every_decision() -> None:
@@ -51,6 +51,37 @@ def test_self_play_with_values_labels_every_candidate_on_the_real_cards() -> Non
     assert ((a.q[real] >= 0) & (a.q[real] <= 1)).all()
     plain = self_play(game, deals=3, seed=2)
     assert plain.q is None and len(plain) > len(a)  # forced moves are kept without values
+
+
+def test_self_play_in_worker_processes_is_the_same_data() -> None:
+    """``workers``: matches played in other processes, kept in match order and cut where
+    one process stops, give the same data, array for array; a teacher's judge is made
+    per match, so its labels are the same too.  A judge of this process's own cannot go
+    to workers, and no workers is refused."""
+    from mazo.train.data import Teacher
+
+    def same(a: Dataset, b: Dataset) -> bool:
+        fields = ("x", "cand", "target", "margin", "win", "match", "q", "held", "unseen")
+        for name in fields:
+            u, v = getattr(a, name), getattr(b, name)
+            if (u is None) != (v is None) or (u is not None and not np.array_equal(u, v, True)):
+                return False
+        return (a.deals, a.matches, a.pad) == (b.deals, b.matches, b.pad)
+
+    game = mazo.load_game("envite", players=4, chicos_to_win=1)  # the second match cut
+    one = self_play(game, deals=7, seed=3, cards=True)
+    two = self_play(game, deals=7, seed=3, cards=True, workers=2)
+    assert same(one, two) and one.deals == 7 and one.matches >= 2
+    assert not same(one, self_play(game, deals=6, seed=3, cards=True, workers=2))
+    briscola = mazo.load_game("briscola", players=2)
+    teacher = Teacher("search", iterations=4)
+    labelled = self_play(briscola, deals=2, seed=2, teacher=teacher)
+    assert labelled.q is not None and len(labelled) > 10
+    assert same(labelled, self_play(briscola, deals=2, seed=2, teacher=teacher, workers=3))
+    with pytest.raises(ValueError, match="teacher for workers"):
+        self_play(briscola, deals=2, seed=2, values=lambda state, seat: {}, workers=2)
+    with pytest.raises(ValueError, match="workers must be 1 or more"):
+        self_play(briscola, deals=2, seed=2, workers=0)
 
 
 @pytest.mark.parametrize(("name", "players"), [("briscola", 2), ("trionfetti", 4)])
@@ -319,6 +350,13 @@ def test_a_tiny_run_end_to_end_twice_gives_the_same_weights(
     flags = ["escoba", "-n", "2", "--deals", "6", "--epochs", "2", "--hidden", "16", "--seed", "3"]
     for run in ("a", "b"):
         assert _train([*flags, "--out", str(tmp_path / run), "--json"]) == 0
+    # the self-play in two processes: the same data, so the same weights
+    assert _train([*flags, "--workers", "2", "--out", str(tmp_path / "c"), "--json"]) == 0
+    with (
+        np.load(tmp_path / "a" / "escoba-2p.npz") as a,
+        np.load(tmp_path / "c" / "escoba-2p.npz") as c,
+    ):
+        assert all(np.array_equal(a[k], c[k]) for k in a.files)
     summary = json.loads(capsys.readouterr().out.split("\n}\n")[0] + "\n}")
     assert summary["numpy_vs_torch_max_diff"] < 1e-5 and summary["deals"] == 6
     with (
@@ -408,6 +446,20 @@ def test_a_cards_run_is_recorded_and_its_head_loads(
     assert "--cards-weight must be a number >= 0" in capsys.readouterr().err
 
 
+def test_the_recorded_cpu_seconds_count_ended_child_processes() -> None:
+    """With ``--workers`` the self-play's CPU is spent in other processes: the record's
+    CPU seconds count them once they have ended (a child that burns 0.3 s of CPU)."""
+    import subprocess
+    import sys
+
+    from mazo.cli.train import _cpu
+
+    burn = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3: pass"
+    before = _cpu()
+    subprocess.run([sys.executable, "-c", burn], check=True)
+    assert _cpu() - before >= 0.29
+
+
 def test_bad_flags_are_reported(capsys: pytest.CaptureFixture[str]) -> None:
     assert _train(["briscola", "--deals", "0"]) == 2
     assert "--deals must be at least 1" in capsys.readouterr().err
@@ -415,6 +467,8 @@ def test_bad_flags_are_reported(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--teacher-iterations must be at least 1" in capsys.readouterr().err
     assert _train(["briscola", "-n", "5"]) == 2
     assert "error" in capsys.readouterr().err
+    assert _train(["briscola", "--workers", "0"]) == 2
+    assert "--workers must be at least 1, not 0" in capsys.readouterr().err
 
 
 def test_the_record_names_the_commit_as_it_was_before_the_weights_were_written(
