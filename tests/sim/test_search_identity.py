@@ -42,6 +42,9 @@ def test_configurations_and_reports_are_read_or_refused_with_the_reason() -> Non
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
 def test_instructions_of_the_searches_alone() -> None:
     script = bench_script("search_identity")
+    # A search's first call pays one-time costs (imports, the net's load, memos built):
+    # tens of millions of instructions that move between machines, so the searches
+    # compared differ by far more than that.
     small = script.count_instructions("briscola", 2, 1, 5)
-    more = script.count_instructions("briscola", 2, 1, 50)
-    assert 0 < small < more
+    more = script.count_instructions("briscola", 2, 1, 600)
+    assert small > 0 and small + 50_000_000 < more
