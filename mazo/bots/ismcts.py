@@ -369,20 +369,26 @@ def _card_weigher(
 ) -> Callable[[State, Rng], float]:
     """``infer=net``: a sample's weight, the product over the cards it deals the
     observing seat's opponents of the net's odds that they hold them (each to ``power``:
-    one half for ``infer=both``)."""
+    one half for ``infer=both``).  A head by seat (``--cards-by-seat``) weighs every other
+    seat's cards, partners' too, by that seat's own odds."""
     odds = [min(max(p, 1e-6), 1 - 1e-6) for p in net.opponent_cards(observation)]
     odds = [(p / (1 - p)) ** power for p in odds]
     me = observation["seat"]
+    n = game.players
+    size = game.info.deck.size
     side_of = game.info.side_of
-    others = [s for s in range(game.players) if side_of[s] != side_of[me]]
-    ids = {game.info.deck.format(c): c for c in range(game.info.deck.size)}
+    if len(odds) == size * (n - 1) and n > 2:  # by seat: row r is the seat r + 1 after me
+        rows = [(s, ((s - me) % n - 1) * size) for s in range(n) if s != me]
+    else:
+        rows = [(s, 0) for s in range(n) if side_of[s] != side_of[me]]
+    ids = {game.info.deck.format(c): c for c in range(size)}
 
     def weigh(state: State, rng: Rng) -> float:
         w = 1.0
         hand = cast(MatchState, state).hand  # every game's state is a MatchState
-        for seat in others:
+        for seat, base in rows:
             for code in hand(seat):
-                w *= odds[ids[code]]
+                w *= odds[base + ids[code]]
         return w
 
     return weigh

@@ -117,6 +117,13 @@ def add_parser(subparsers: Any) -> None:
         "samples with the option infer=net (e.g. expert:infer=net:pool=16)",
     )
     p.add_argument(
+        "--cards-by-seat",
+        action="store_true",
+        help="with --cards-weight: the cards head says which seat holds each card (one "
+        "deck's row per other seat, partners included) instead of 'an opponent holds it'; "
+        "the same head with two players",
+    )
+    p.add_argument(
         "--teacher",
         choices=("normal", "rollouts", "search"),
         default="normal",
@@ -168,6 +175,8 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(f"--lr must be positive, not {args.lr}")
         if not 0 <= args.cards_weight < float("inf"):
             raise CliError(f"--cards-weight must be a number >= 0, not {args.cards_weight}")
+        if args.cards_by_seat and not args.cards_weight:
+            raise CliError("--cards-by-seat shapes the cards head: give --cards-weight too")
         game = game_from_args(args.game, args.players, args.variant, args.option)
         try:
             import torch  # noqa: F401
@@ -188,6 +197,7 @@ def run(args: argparse.Namespace) -> int:
             lr=args.lr,
             value_weight=args.value_weight,
             cards_weight=args.cards_weight,
+            cards_by_seat=args.cards_by_seat,
             out_dir=Path(args.out),
             resume=args.resume,
             show=show,
@@ -217,6 +227,7 @@ def train_game(
     lr: float = 1e-3,
     value_weight: float = 0.5,
     cards_weight: float = 0.0,
+    cards_by_seat: bool = False,
     out_dir: Path,
     resume: bool = False,
     show: bool = False,
@@ -271,7 +282,7 @@ def train_game(
             seed,
             progress=p,
             teacher=judge,
-            cards=cards_weight > 0,
+            cards="seats" if cards_by_seat and cards_weight else cards_weight > 0,
             workers=workers,
         ),
     )
@@ -325,6 +336,7 @@ def train_game(
             "lr": lr,
             "value_weight": value_weight,
             **({"cards_weight": cards_weight} if cards_weight else {}),
+            **({"cards_by_seat": True} if cards_by_seat and cards_weight else {}),
             "losses": result.history[-1] if result.history else {},
             "history": result.history,
             "validation": result.validation,
@@ -413,6 +425,8 @@ def _command(args: argparse.Namespace, game: Game) -> str:
     words += ["--value-weight", str(args.value_weight), "--teacher", args.teacher]
     if args.cards_weight:
         words += ["--cards-weight", str(args.cards_weight)]
+        if args.cards_by_seat:
+            words.append("--cards-by-seat")
     if args.teacher == "search":
         words += ["--teacher-iterations", str(args.teacher_iterations)]
     if args.init is not None:

@@ -98,8 +98,11 @@ class GameNet:
 
     def opponent_cards(self, observation: Observation) -> list[float]:
         """Per card id, the chance that a seat of another side holds the card, as the
-        net reads ``observation`` (cards the seat sees come out near 0).  Only a net
-        trained with a cards head has it (:class:`NetError` otherwise)."""
+        net reads ``observation`` (cards the seat sees come out near 0); a head trained
+        by seat (``--cards-by-seat``) gives one deck's row per other seat in relative
+        order (row ``r``: the seat ``r + 1`` places after the observer), partners
+        included.  Only a net trained with a cards head has it (:class:`NetError`
+        otherwise)."""
         logits = self.net.card_logits(self.encoder.encode(observation)).astype(np.float64)
         return (1.0 / (1.0 + np.exp(-logits))).tolist()  # type: ignore[no-any-return]
 
@@ -195,10 +198,11 @@ def load_net(game: Game, weights: str | Path | None = None) -> GameNet:
             f"encodes {encoder_size} (other rules options change the layout): train a net "
             "with these options"
         )
-    if net.cards and net.cards != game.info.deck.size:
+    size = game.info.deck.size
+    if net.cards and net.cards not in (size, size * (game.players - 1)):
         raise NetError(
-            f"{path.name} has a cards head of {net.cards}; {name}'s deck has "
-            f"{game.info.deck.size} cards"
+            f"{path.name} has a cards head of {net.cards}; {name}'s deck has {size} cards "
+            f"(a head by seat: {size * (game.players - 1)})"
         )
     features = ActionFeatures(game)
     if net.features != features.size:

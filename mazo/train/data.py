@@ -26,7 +26,11 @@ which cards the seat's opponents (the seats of other sides) hold at that moment
 cards head, what the play so far says about the hidden hands.  Beside them, ``unseen``
 marks the cards the seat's observation names nowhere (its hand, the table, the tricks,
 a face-up card...: any card code in it, actions like ``7O+3C`` split at ``+``): the only
-cards whose place a sample chooses, so the only ones the head is trained on.
+cards whose place a sample chooses, so the only ones the head is trained on.  With
+``cards="seats"`` (``--cards-by-seat``) the labels say which seat holds each card: one row
+of the deck per other seat, in relative order (row ``r``: the seat ``r + 1`` places after
+the deciding one, partners included), so a head can tell one opponent's hand from the
+other's and read the partner's too; with two players the two layouts are the same.
 
 Match ``m`` is seeded ``derive_seed(seed, "train-match", m)``, its seat ``s``'s bot
 ``derive_seed(seed, "train-bot", m, s)`` and, with a :class:`Teacher`, its judge
@@ -155,7 +159,7 @@ def _play_match(
     match: int,
     bot: str,
     values: Callable[[State, int], dict[int, float]] | None,
-    cards: bool,
+    cards: bool | str,
     limit: int | None,
     progress: Callable[[], None] | None = None,
 ) -> _MatchRows:
@@ -195,7 +199,19 @@ def _play_match(
             rows.targets.append(legal.index(action))
             rows.margins.append(0.0)
             rows.wins.append(0.0)
-            if cards:
+            if cards == "seats":
+                n = game.players
+                size = deck.size
+                rows.helds.append(
+                    [
+                        ((s - seat) % n - 1) * size + deck.parse(c)
+                        for s in range(n)
+                        if s != seat
+                        for c in cast(MatchState, state).hand(s)
+                    ]
+                )
+                rows.shown.append(named_cards(obs, ids))
+            elif cards:
                 mine = side_of[seat]
                 rows.helds.append(
                     [
@@ -239,7 +255,7 @@ def _worker_match(
     match: int,
     bot: str,
     teacher: Teacher | None,
-    cards: bool,
+    cards: bool | str,
 ) -> _MatchRows:
     """:func:`_play_match` in a worker process: the whole match (the parent keeps the
     deals it needs), the judge made for the match."""
@@ -260,7 +276,7 @@ def self_play(
     bot: str = "normal",
     progress: Callable[[int, int], None] | None = None,
     values: Callable[[State, int], dict[int, float]] | None = None,
-    cards: bool = False,
+    cards: bool | str = False,
     teacher: Teacher | None = None,
     workers: int = 1,
 ) -> Dataset:
@@ -268,7 +284,7 @@ def self_play(
     module docstring); ``progress(done, deals)`` is called as deals end; ``values(state,
     seat)`` gives each candidate's value (one judge for the whole run, in this process),
     or ``teacher`` makes a judge per match (:func:`teacher_values`); ``cards`` records
-    the opponents' cards (the module docstring).
+    the opponents' cards, or ``"seats"`` every other seat's (the module docstring).
 
     ``workers`` > 1 plays matches in that many processes, a few matches ahead of the
     ones kept, and keeps them in match order, each cut where the sequential run stops:
@@ -327,7 +343,7 @@ def _merge(
     done: int,
     match_count: int,
     labelled: object,
-    cards: bool,
+    cards: bool | str,
     game: Game,
 ) -> Dataset:
     """The matches' rows as one :class:`Dataset`."""
@@ -358,11 +374,15 @@ def _merge(
         data.q = q
     if cards:
         size = game.info.deck.size
-        held = np.zeros((len(data), size), dtype=np.uint8)
-        unseen = np.ones((len(data), size), dtype=np.uint8)
+        rows_of = game.players - 1 if cards == "seats" else 1
+        width = rows_of * size
+        held = np.zeros((len(data), width), dtype=np.uint8)
+        unseen = np.ones((len(data), width), dtype=np.uint8)
         for i, (cards_held, cards_named) in enumerate(zip(helds, shown, strict=True)):
             held[i, cards_held] = 1
-            unseen[i, list(cards_named)] = 0
+            named = list(cards_named)
+            for r in range(rows_of):
+                unseen[i, [r * size + c for c in named]] = 0
         data.held, data.unseen = held, unseen
     return data
 

@@ -70,6 +70,27 @@ def test_a_sample_weighs_the_odds_of_the_cards_it_deals_the_opponent() -> None:
     assert w4 == pytest.approx(math.prod(probs[c] / (1 - probs[c]) for c in cards))
 
 
+def test_a_head_by_seat_weighs_each_seats_cards_by_its_own_row() -> None:
+    """A cards head by seat (``--cards-by-seat``): every other seat's cards, the
+    partner's too, count at that seat's own row's odds (row ``r``: the seat ``r + 1``
+    places after the observer)."""
+    game = mazo.load_game("briscola", players=4)
+    deck = game.info.deck
+    state = game.new_match(seed=6)
+    me = state.to_act
+    probs = [0.05 + 0.9 * ((7 * i) % 41) / 41 for i in range(3 * 40)]
+    weigh = _card_weigher(game, _Fixed(probs), state.observation(me))
+    want = 1.0
+    for r in range(3):
+        for code in state.hand((me + r + 1) % 4):
+            p = probs[r * 40 + deck.parse(code)]
+            want *= p / (1 - p)
+    assert weigh(state, Rng(0)) == pytest.approx(want)
+    # the rows are not interchangeable: the same odds read as a plain head differ
+    plain = _card_weigher(game, _Fixed(probs[:40]), state.observation(me))(state, Rng(0))
+    assert weigh(state, Rng(0)) != pytest.approx(plain)
+
+
 def test_resampling_by_the_head_deals_the_opponent_the_cards_it_names() -> None:
     """A head sure of three unseen cards: resampled worlds give them to the opponent
     far more often than uniform samples (three of 37 unseen cards at the first trick:
@@ -141,6 +162,22 @@ def test_infer_net_needs_a_net_with_a_cards_head(tmp_path: Path) -> None:
     np.savez(wrong / "briscola-2p.npz", **arrays)
     with pytest.raises(RulesError, match="cards head of 30"):
         load_net(game, wrong)
+    # Four players: a head by seat (three rows of the deck) loads and a search reads it
+    four = mazo.load_game("briscola", players=4)
+    seats = write_random_net(tmp_path / "seats", four)
+    with np.load(seats / "briscola-4p.npz") as data:
+        arrays = {k: data[k] for k in data.files}
+    arrays["wc"] = np.concatenate([arrays["wc"]] * 3, axis=1)
+    arrays["bc"] = np.concatenate([arrays["bc"]] * 3)
+    np.savez(seats / "briscola-4p.npz", **arrays)
+    assert len(load_net(four, seats).opponent_cards(four.new_match(seed=1).observation(0))) == 120
+    bot = mazo.make_bot("expert", four, seed=1, infer="net", weights=str(seats), iterations=8)
+    state = four.new_match(seed=2)
+    assert bot.choose(state.observation(state.to_act)) in state.legal_actions()
+    arrays["wc"], arrays["bc"] = arrays["wc"][:, :80], arrays["bc"][:80]
+    np.savez(seats / "briscola-4p.npz", **arrays)
+    with pytest.raises(RulesError, match=r"cards head of 80.*by seat: 120"):
+        load_net(four, seats)
 
 
 def test_the_shipped_briscola_cards_head_reads_only_the_seats_view() -> None:

@@ -139,6 +139,52 @@ def test_self_play_records_the_cards_the_opponents_hold(name: str, players: int)
     assert row == len(data)
 
 
+@pytest.mark.parametrize(("name", "players"), [("briscola", 4), ("trionfetti", 4), ("briscola", 2)])
+def test_self_play_by_seat_says_which_seat_holds_each_card(name: str, players: int) -> None:
+    """``cards="seats"``: one deck's row per other seat in relative order.  Row ``r``
+    holds the hand of the seat ``r + 1`` places after the deciding seat (replayed from
+    the seeds), the opponents' rows together are the plain head's labels, the unseen
+    mask is the plain one on every row, and with two players the two layouts are one."""
+    from mazo.bots import make_bot
+    from mazo.core.rng import derive_seed
+    from mazo.env.encoding import Encoder
+
+    game = mazo.load_game(name, players=players)
+    size = game.info.deck.size
+    seats = self_play(game, deals=2, seed=5, cards="seats")
+    plain = self_play(game, deals=2, seed=5, cards=True)
+    assert seats.held is not None and plain.held is not None
+    assert seats.unseen is not None and plain.unseen is not None
+    assert seats.held.shape == (len(plain), (players - 1) * size)
+    assert np.array_equal(seats.x, plain.x)
+    rows = seats.held.reshape(len(seats), players - 1, size)
+    unseen = seats.unseen.reshape(len(seats), players - 1, size)
+    opponent_rows = [r for r in range(players - 1) if (r + 1) % 2 == 1]  # seats 1, 3 after
+    assert np.array_equal(rows[:, opponent_rows].max(axis=1), plain.held)
+    for r in range(players - 1):
+        assert np.array_equal(unseen[:, r], plain.unseen)
+    encoder = Encoder(game)
+    row = 0
+    for match in range(seats.matches):
+        bots = [
+            make_bot("normal", game, seed=derive_seed(5, "train-bot", match, s))
+            for s in range(players)
+        ]
+        state = game.new_match(seed=derive_seed(5, "train-match", match))
+        while row < len(seats) and not state.match_over:
+            seat = state.to_act
+            obs = state.observation(seat)
+            action = bots[seat].choose(obs)
+            if action in encoder.legal_ids(obs):
+                for r in range(players - 1):
+                    other = (seat + r + 1) % players
+                    want = sorted(game.info.deck.parse(c) for c in state.hand(other))
+                    assert np.flatnonzero(rows[row, r]).tolist() == want
+                row += 1
+            state = state.apply(action, seat=seat)
+    assert row == len(seats)
+
+
 def test_named_cards_reads_every_code_in_a_view() -> None:
     from mazo.train.data import named_cards
 

@@ -30,7 +30,8 @@ class EnviteEncoder(Encoder):
         self._suit = self._one_hot("trump suit", SUITS)
         self._trick = self._seat_cards("trick: card by relative seat")
         self._to_play = self._seats("to play a card")
-        self._played = self._cards("played this deal (completed tricks)")
+        # Who played each card: a reader of the hidden hands learns from each seat's plays.
+        self._played = self._seat_cards("played this deal (completed tricks), by relative seat")
         self._tricks = self._sides("tricks won / 3, by relative team")
         self._level = self._add("bet level accepted (none, envio, siete, nueve, chico)", 5)
         self._right, self._pending = self._side_blocks(
@@ -75,9 +76,14 @@ class EnviteEncoder(Encoder):
         v[self._suit[obs["trump_suit"]]] = 1.0
         self._put_trick(v, self._trick[me], obs["trick"])
         v[self._to_play[me][obs["to_play"]]] = 1.0
-        ix = self._played
+        rows = self._played[me]
+        card = self._card
+        n = self.players
         for t in obs["tricks"]:
-            self._put_cards(v, ix, t["cards"])
+            seat = t["leader"]  # every seat plays every trick, in turn from its leader
+            for c in t["cards"]:
+                v[rows[seat] + card[c]] = 1.0
+                seat = seat + 1 if seat + 1 < n else 0
         self._put_ratios(v, self._tricks[me], obs["tricks_won"], 3)
         bet = obs["bet"]
         v[self._level + bet["level"]] = 1.0

@@ -29,8 +29,10 @@ class TrionfettiEncoder(Encoder):
         self._hand = self._cards("hand")
         self._trick = self._seat_cards("trick: card by relative seat")
         self._to_play = self._seats("to play a card")
-        self._played, self._bottom, self._leftover = self._card_blocks(
-            "played this smazzata", "bottom card (once shown)", "deal 4's cards left (when known)"
+        # Who played each card: a reader of the hidden hands learns from each seat's plays.
+        self._played = self._seat_cards("played this smazzata, by relative seat")
+        self._bottom, self._leftover = self._card_blocks(
+            "bottom card (once shown)", "deal 4's cards left (when known)"
         )
         self._left_public = self._add("cards left are public", 1)
         self._partner = self._cards("cards the partner showed this smazzata")
@@ -88,10 +90,11 @@ class TrionfettiEncoder(Encoder):
         self._put_cards(v, self._hand, obs["hand"])
         self._put_trick(v, self._trick[me], obs["trick"])
         v[self._to_play[me][obs["to_play"]]] = 1.0
-        ix = self._played
+        rows = self._played[me]
+        card = self._card
         for e in obs["smazzata_log"]:
             if e["type"] == "play":
-                v[ix[e["card"]]] = 1.0
+                v[rows[e["seat"]] + card[e["card"]]] = 1.0
         bottom = obs["bottom_card"]
         if bottom is not None:
             v[self._bottom[bottom]] = 1.0
