@@ -84,8 +84,10 @@ times the net's odds to the power :data:`NET_POWER` (one half).  They read much 
 same evidence (the net sees the whole deal, the play reader the opponent's last plays),
 so at full weight both would count it twice; with the net's odds halved, the true deal
 weighs 2.06 times the average sample of two-player Briscola's views, against 1.85 for
-either reader alone (docs/nets.md).  Where the play reader has nothing to read, the net's
-halved odds weigh alone.
+either reader alone (docs/nets.md).  Where the play reader has nothing to read yet (no
+play of the opponent's), the net's halved odds weigh alone; where it never reads in the
+game's configuration (the game's ``reads_plays`` hook: Briscola at four players), ``both``
+is ``net``, the odds at full power.
 
 ``signals=true`` (Envite, whose rules deliver partner signs by default) makes the bot
 sign as the heuristic does, once a deal and before anything else: its best trump, or the
@@ -586,6 +588,11 @@ class ISMCTSBot:
                     f"ismcts infer={opts['infer']} needs the game's play_likelihood, which "
                     f"{game.name} does not have; use infer=none, bets, all or net"
                 )
+            reads = hook(game, "reads_plays")
+            if reads is not None and not reads(game):
+                # It would read nothing here: infer=both is the net alone, at full power
+                # (its half power is for sharing the evidence with the plays' reader).
+                self.play_reader = None
         elif opts["infer"] not in ("none", "net"):
             if not info.replays_from_pack:
                 raise RulesError(

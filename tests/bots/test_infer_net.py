@@ -287,6 +287,38 @@ def test_infer_both_needs_both_readers(tmp_path: Path) -> None:
         mazo.make_bot("expert", game, seed=1, infer="both", weights=str(plain))
 
 
+def test_infer_both_is_the_net_at_full_power_where_plays_are_never_read(
+    tmp_path: Path,
+) -> None:
+    """Four-player Briscola's play reader never reads (``reads_plays`` is False there),
+    so ``infer=both`` weighs by the net's odds whole, exactly as ``infer=net``; two
+    players keep the reader and the halved odds."""
+    from mazo.bots.heuristic.briscola import reads_plays
+
+    four = mazo.load_game("briscola", players=4)
+    assert not reads_plays(four) and reads_plays(mazo.load_game("briscola", players=2))
+    assert not reads_plays(mazo.load_game("briscola", players=2, trump_two_exchange=True))
+    folder = write_random_net(tmp_path / "net", four)
+    state = four.new_match(seed=9)
+    view = state.observation(state.to_act)
+    probs = [0.05 + 0.02 * c for c in range(40)]
+    weights = []
+    for infer in ("both", "net"):
+        bot = mazo.make_bot("expert", four, seed=1, infer=infer, weights=str(folder))
+        assert isinstance(bot, ISMCTSBot) and bot.play_reader is None
+        bot.card_net = _Fixed(probs)
+        weigh = bot._weigher(view)
+        assert weigh is not None
+        weights.append(weigh(state, Rng(0)))
+    me = view["seat"]
+    cards = [four.info.deck.parse(c) for s in range(4) if s % 2 != me % 2 for c in state.hand(s)]
+    assert (
+        weights[0]
+        == weights[1]
+        == pytest.approx(math.prod(probs[c] / (1 - probs[c]) for c in cards))
+    )
+
+
 def test_two_player_briscolas_search_levels_read_both_with_the_shipped_net() -> None:
     """Session 16: the two-player Briscola preset weighs its samples by both readers with
     the shipped net's cards head; four players (their net has no cards head, no plays

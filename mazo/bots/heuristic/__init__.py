@@ -43,6 +43,10 @@ game adds its file and nothing else.  Its hooks (module attributes):
     plays: the chance that this heuristic, given the sample's cards in their places,
     would have made them (ISMCTS ``infer=plays`` resamples by it); None where it reads
     nothing.  Two-player Briscola and Escoba (any player count) have it.
+``reads_plays(game) -> bool`` (optional)
+    False where ``play_likelihood`` never reads anything in this configuration (Briscola
+    at more than two players, or with cards shown or traded): there ``infer=both`` is
+    the net alone, its odds at full power, as ``infer=net``.  Without it, True.
 
 A game without a file raises :class:`mazo.RulesError` saying so.
 """

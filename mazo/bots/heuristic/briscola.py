@@ -1781,6 +1781,20 @@ READ_TEMPERATURE = 1.0
 READ_SLIP = 0.1
 
 
+def reads_plays(game: Game) -> bool:
+    """Whether :func:`play_likelihood` reads anything in ``game``'s configuration: two
+    players, no card shown or traded (the trump-2 exchange, open hands, signals, shown
+    hands).  Elsewhere the search's ``infer=both`` reads the net alone, at full power."""
+    opts = game.options
+    return not (
+        game.players != 2
+        or opts.get("trump_two_exchange")
+        or opts.get("signals_enabled")
+        or opts.get("open_variant", "none") != "none"
+        or opts.get("partners_show_hands_before_first_trick")
+    )
+
+
 def play_likelihood(game: Game, observation: Observation) -> Callable[[State, Rng], float] | None:
     """How well a sample fits the opponent's recent plays (ISMCTS ``infer=plays``): for
     a sample of ``observation`` (a two-player deal), the chance that this heuristic, in
@@ -1791,15 +1805,8 @@ def play_likelihood(game: Game, observation: Observation) -> Callable[[State, Rn
     which card of its hand it drew after a trick is not known, so it is drawn at random
     (``rng``) among the cards that could have been.  None where nothing is read: more
     than two players, the variants that show or trade cards (the trump-2 exchange, open
-    hands, signals), or no decision of the opponent's to read yet."""
-    opts = game.options
-    if (
-        game.players != 2
-        or opts.get("trump_two_exchange")
-        or opts.get("signals_enabled")
-        or opts.get("open_variant", "none") != "none"
-        or opts.get("partners_show_hands_before_first_trick")
-    ):
+    hands, signals: :func:`reads_plays`), or no decision of the opponent's to read yet."""
+    if not reads_plays(game):
         return None
     try:
         if observation["phase"] != "play" or observation.get("exchange") is not None:
