@@ -321,8 +321,8 @@ def test_infer_both_is_the_net_at_full_power_where_plays_are_never_read(
 
 def test_two_player_briscolas_search_levels_read_both_with_the_shipped_net() -> None:
     """Session 16: the two-player Briscola preset weighs its samples by both readers with
-    the shipped net's cards head; four players (their net has no cards head, no plays
-    read) keep the hand-made reader's setting and load no net."""
+    the shipped net's cards head.  Session 21: four players' net has a head by seat and
+    no plays are read there, so the same preset reads the net alone at full power."""
     two = mazo.load_game("briscola", players=2)
     for level in ("hard", "expert"):
         bot = mazo.make_bot(level, two, seed=1)
@@ -330,6 +330,8 @@ def test_two_player_briscolas_search_levels_read_both_with_the_shipped_net() -> 
         assert bot.card_net is not None and bot.card_net.net.cards == 40
         assert bot.play_reader is not None
     four = mazo.load_game("briscola", players=4)
-    assert load_net(four).net.cards == 0  # the four-player net: policy and value only
-    bot = mazo.make_bot("expert", four, seed=1)
-    assert isinstance(bot, ISMCTSBot) and bot.card_net is None
+    assert load_net(four).net.cards == 3 * 40  # a row of the deck for each other seat
+    for level in ("hard", "expert"):
+        bot = mazo.make_bot(level, four, seed=1)
+        assert isinstance(bot, ISMCTSBot)
+        assert bot.card_net is not None and bot.play_reader is None

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -84,59 +86,64 @@ def test_self_play_in_worker_processes_is_the_same_data() -> None:
         self_play(briscola, deals=2, seed=2, workers=0)
 
 
+def _recorded_decisions(game: mazo.Game, data: Any, seed: int) -> Iterator[tuple[int, Any, Any]]:
+    """Replay the self-play of ``data`` (made with ``seed``) from the seeds: ``(row,
+    state, observation)`` at each decision that has a row, in order (the test's check
+    that the rows are the decisions the matches made)."""
+    from mazo.bots import make_bot
+    from mazo.core.rng import derive_seed
+    from mazo.env.encoding import Encoder
+
+    encoder = Encoder(game)
+    row = 0
+    for match in range(data.matches):
+        bots = [
+            make_bot("normal", game, seed=derive_seed(seed, "train-bot", match, s))
+            for s in range(game.players)
+        ]
+        state = game.new_match(seed=derive_seed(seed, "train-match", match))
+        while row < len(data) and not state.match_over:
+            seat = state.to_act
+            obs = state.observation(seat)
+            action = bots[seat].choose(obs)
+            if action in encoder.legal_ids(obs):
+                yield row, state, obs
+                row += 1
+            state = state.apply(action, seat=seat)
+    assert row == len(data)
+
+
 @pytest.mark.parametrize(("name", "players"), [("briscola", 2), ("trionfetti", 4)])
 def test_self_play_records_the_cards_the_opponents_hold(name: str, players: int) -> None:
     """``cards``: each decision's row names exactly the cards the seats of the other side
     hold at that moment (the matches replayed with the same seeds to check), and the
     plain data is the same with or without it."""
-    from mazo.bots import make_bot
-    from mazo.core.rng import derive_seed
-    from mazo.env.encoding import Encoder
-
     game = mazo.load_game(name, players=players)
     data = self_play(game, deals=2, seed=3, cards=True)
     plain = self_play(game, deals=2, seed=3)
     assert data.held is not None and plain.held is None and plain.unseen is None
     assert data.held.shape == (len(data), game.info.deck.size)
     assert np.array_equal(data.x, plain.x)
-    encoder = Encoder(game)
     side_of = game.info.side_of
-    row = 0
-    for match in range(data.matches):
-        bots = [
-            make_bot("normal", game, seed=derive_seed(3, "train-bot", match, s))
+    for row, state, obs in _recorded_decisions(game, data, 3):
+        seat = obs["seat"]
+        want = sorted(
+            game.info.deck.parse(c)
             for s in range(players)
-        ]
-        state = game.new_match(seed=derive_seed(3, "train-match", match))
-        ended = 0
-        while row < len(data) and ended < data.deals:
-            seat = state.to_act
-            obs = state.observation(seat)
-            action = bots[seat].choose(obs)
-            if action in encoder.legal_ids(obs):
-                want = sorted(
-                    game.info.deck.parse(c)
-                    for s in range(players)
-                    if side_of[s] != side_of[seat]
-                    for c in state.hand(s)
-                )
-                assert np.flatnonzero(data.held[row]).tolist() == want
-                # unseen: what the view names nowhere; the seat's hand and the cards
-                # played are named, the opponents' cards are not (Briscola: until the
-                # face-up trump card is drawn)
-                assert data.unseen is not None
-                unseen = set(np.flatnonzero(data.unseen[row]).tolist())
-                named = {game.info.deck.parse(c) for c in state.hand(seat)}
-                named |= {game.info.deck.parse(t["card"]) for t in obs.get("trick", [])}
-                assert not unseen & named
-                if name == "briscola" and obs["stock_size"] > 0:
-                    assert set(want) <= unseen
-                row += 1
-            state = state.apply(action, seat=seat)
-            ended += state.hand_over
-            if state.match_over:
-                break
-    assert row == len(data)
+            if side_of[s] != side_of[seat]
+            for c in state.hand(s)
+        )
+        assert np.flatnonzero(data.held[row]).tolist() == want
+        # unseen: what the view names nowhere; the seat's hand and the cards played are
+        # named, the opponents' cards are not (Briscola: until the face-up trump card is
+        # drawn)
+        assert data.unseen is not None
+        unseen = set(np.flatnonzero(data.unseen[row]).tolist())
+        named = {game.info.deck.parse(c) for c in state.hand(seat)}
+        named |= {game.info.deck.parse(t["card"]) for t in obs.get("trick", [])}
+        assert not unseen & named
+        if name == "briscola" and obs["stock_size"] > 0:
+            assert set(want) <= unseen
 
 
 @pytest.mark.parametrize(("name", "players"), [("briscola", 4), ("trionfetti", 4), ("briscola", 2)])
@@ -145,10 +152,6 @@ def test_self_play_by_seat_says_which_seat_holds_each_card(name: str, players: i
     holds the hand of the seat ``r + 1`` places after the deciding seat (replayed from
     the seeds), the opponents' rows together are the plain head's labels, the unseen
     mask is the plain one on every row, and with two players the two layouts are one."""
-    from mazo.bots import make_bot
-    from mazo.core.rng import derive_seed
-    from mazo.env.encoding import Encoder
-
     game = mazo.load_game(name, players=players)
     size = game.info.deck.size
     seats = self_play(game, deals=2, seed=5, cards="seats")
@@ -163,26 +166,11 @@ def test_self_play_by_seat_says_which_seat_holds_each_card(name: str, players: i
     assert np.array_equal(rows[:, opponent_rows].max(axis=1), plain.held)
     for r in range(players - 1):
         assert np.array_equal(unseen[:, r], plain.unseen)
-    encoder = Encoder(game)
-    row = 0
-    for match in range(seats.matches):
-        bots = [
-            make_bot("normal", game, seed=derive_seed(5, "train-bot", match, s))
-            for s in range(players)
-        ]
-        state = game.new_match(seed=derive_seed(5, "train-match", match))
-        while row < len(seats) and not state.match_over:
-            seat = state.to_act
-            obs = state.observation(seat)
-            action = bots[seat].choose(obs)
-            if action in encoder.legal_ids(obs):
-                for r in range(players - 1):
-                    other = (seat + r + 1) % players
-                    want = sorted(game.info.deck.parse(c) for c in state.hand(other))
-                    assert np.flatnonzero(rows[row, r]).tolist() == want
-                row += 1
-            state = state.apply(action, seat=seat)
-    assert row == len(seats)
+    for row, state, obs in _recorded_decisions(game, seats, 5):
+        for r in range(players - 1):
+            other = (obs["seat"] + r + 1) % players
+            want = sorted(game.info.deck.parse(c) for c in state.hand(other))
+            assert np.flatnonzero(rows[row, r]).tolist() == want
 
 
 def test_named_cards_reads_every_code_in_a_view() -> None:
@@ -490,6 +478,16 @@ def test_a_cards_run_is_recorded_and_its_head_loads(
     assert len(probs) == 40 and all(0 < p < 1 for p in probs)
     assert _train([*flags, "--cards-weight", "-1", "--out", str(tmp_path)]) == 2
     assert "--cards-weight must be a number >= 0" in capsys.readouterr().err
+    # A head by seat: four players, three rows of the deck, recorded and repeatable
+    four = ["briscola", "-n", "4", "--deals", "4", "--epochs", "1", "--hidden", "16"]
+    seats = tmp_path / "seats"
+    assert _train([*four, "--cards-weight", "0.5", "--cards-by-seat", "--out", str(seats)]) == 0
+    record = json.loads((seats / "briscola-4p.json").read_text())["record"]
+    assert record["cards_by_seat"] is True and "--cards-by-seat" in record["command"]
+    game4 = mazo.load_game("briscola", players=4)
+    assert load_net(game4, seats).net.cards == 120
+    assert _train([*four, "--cards-by-seat", "--out", str(seats)]) == 2
+    assert "give --cards-weight too" in capsys.readouterr().err
 
 
 def test_the_recorded_cpu_seconds_count_ended_child_processes() -> None:

@@ -1972,9 +1972,16 @@ def play_likelihood(game: Game, observation: Observation) -> Callable[[State, Rn
 # card points a deal (+2.7 to +4.3), duplicate 491/212/297, against 57.5% and +3.2,
 # 476/233/291; ahead on every point estimate, inside the intervals, at the same pool of
 # 4 and about the same CPU (one net pass a search).  So the preset reads both, and
-# plays alone where the net cannot serve (no numpy; other counts: the four-player net,
-# session 19, has no cards head: one read 1.18x offline and played even with the
-# preset head to head over 400 deals, so it was shipped without one).
+# plays alone where the net cannot serve (no numpy; a count whose net has no cards head).
+# Session 21: at four players the plays are never read (reads_plays), so ``both`` is the
+# net alone at full power.  The four-player net's cards head says which seat holds each
+# card (--cards-by-seat), reading the encoder's who-played rows (1.41x offline, against
+# 1.18x for session 19's plain head, which played even and was not shipped).  The search
+# weighing its samples by it, against the search with uniform samples, head to head over
+# 1,000 deals (seeds 2026-2030, 300 playouts): 51.3% of the deals (48.2-54.4), +0.8 card
+# points a deal (-0.7 to +2.3), duplicate 206/100/194: ahead on every point estimate,
+# inside the intervals, the standard of session 16's step, so the four-player preset
+# reads it (docs/nets.md, "Who played each card").
 SEARCH_PRESET: dict[str, Any] = {
     "paired": True,
     "reward": "game",
