@@ -55,6 +55,14 @@ and searches only which card to play when the heuristic plays one.  Determinized
 deal the unseen cards uniformly, so they ignore what a raise says about the raiser's hand;
 the heuristic's betting rules do not.
 
+``answers=net`` answers the others' raises by the game's net instead (the game's
+``net_answer`` hook: Trionfetti's vega, accepted when the net's chance of winning the
+deal after accepting makes the stake worth more than the point a refusal gives away);
+every other bet stays as ``bets`` says.  The net is the game's shipped one (``weights``
+names another); its value head is the leaf value of a one-move look ahead.  An option:
+no preset uses it (in Trionfetti it measured worse than the heuristic's answers,
+docs/nets.md).
+
 ``infer=bets`` reads those bets: a sample is kept only if the game's heuristic, seated in
 each other seat's place with that seat's sampled cards, makes the bets (answers, vega...)
 that seat made this deal (the sample's deal is replayed from its pack; up to
@@ -77,7 +85,10 @@ trained with a cards head (``mazo train --cards-weight``) reads the seat's obser
 once a search and says, per card, the chance an opponent holds it, learned from the
 heuristic's self-play over whole deals; a sample weighs the product of the odds
 ``p/(1-p)`` of the cards it deals the opponents (the seats of other sides), the
-conditional-Bernoulli posterior over their hands.  ``weights`` names another net.
+conditional-Bernoulli posterior over their hands.  A head trained by seat
+(``--cards-by-seat``, four-player Briscola's shipped net) gives each other seat, the
+partner's too, its own row of odds, and each seat's cards are weighed by its row.
+``weights`` names another net.
 
 ``infer=both`` weighs a sample by both readers at once: the play reader's likelihood
 times the net's odds to the power :data:`NET_POWER` (one half).  They read much of the
@@ -162,6 +173,7 @@ __all__ = [
     "parse_ismcts_options",
     "points_per_game",
     "prior_net",
+    "value_net",
 ]
 
 MAX_ROLLOUT = 2_000  # actions; a deal is far shorter, this only guards against a loop
@@ -183,6 +195,7 @@ OPTIONS = (
     "paired",
     "prior",
     "weights",
+    "answers",
 )
 
 
@@ -290,6 +303,8 @@ def parse_ismcts_options(options: dict[str, Any], defaults: dict[str, Any]) -> d
         raise RulesError(f"ismcts pool must be an int from 1 to 64 (samples a world), not {pool!r}")
     if out["bets"] not in ("search", "heuristic"):
         raise RulesError(f"ismcts bets must be 'search' or 'heuristic', not {out['bets']!r}")
+    if out["answers"] not in ("heuristic", "net"):
+        raise RulesError(f"ismcts answers must be 'heuristic' or 'net', not {out['answers']!r}")
     if out["reward"] not in ("outcome", "points", "equity", "game"):
         raise RulesError(
             f"ismcts reward must be 'outcome', 'points', 'equity' or 'game', not {out['reward']!r}"
@@ -325,6 +340,7 @@ DEFAULTS: dict[str, Any] = {
     "paired": False,
     "prior": 0,
     "weights": None,
+    "answers": "heuristic",
 }
 
 NET_POWER = 0.5  # infer=both: the net's odds to this power, beside the play reader's
@@ -345,6 +361,18 @@ def _clearly_better(rival: _Node | None, hint: _Node | None, guide: float) -> bo
         means.append(mean)
         spread += var / (node.visits - 1)
     return means[0] - means[1] > guide + math.sqrt(spread)
+
+
+def value_net(game: Game, weights: str | None = None) -> Any:
+    """The game's shipped net (or ``weights``) for its value head (``answers=net``);
+    numpy comes with it (the ``server``, ``cli`` and ``rl`` extras)."""
+    try:
+        from mazo.nets import load_net
+    except ImportError:
+        raise RulesError(
+            "ismcts answers=net reads the game's net, which needs numpy: pip install 'mazo[cli]'"
+        ) from None
+    return load_net(game, weights)
 
 
 def cards_net(game: Game, weights: str | None = None) -> Any:
@@ -543,6 +571,17 @@ class ISMCTSBot:
         self.net: Any = None
         if self.prior:
             self.net = prior_net(game, opts["weights"])
+        # answers=net: the game's rule for answering raises by its net's value head.
+        self.answerer: Callable[[Game, Any, Observation, Rng], int | None] | None = None
+        self.answer_net: Any = None
+        if opts["answers"] == "net":
+            self.answerer = hook(game, "net_answer")
+            if self.answerer is None:
+                raise RulesError(
+                    f"ismcts answers=net needs the game's net_answer, which {game.name} "
+                    "does not have; use answers=heuristic"
+                )
+            self.answer_net = value_net(game, opts["weights"])
         if self.signals and not info.signals:
             raise RulesError(
                 f"ismcts signals are read where the game's heuristic signs to its partners; "
@@ -652,6 +691,12 @@ class ISMCTSBot:
                 return hint
         if len(moves) == 1:
             return moves[0]
+        if self.answerer is not None:
+            answer = self.answerer(
+                self.game, self.answer_net, observation, Rng(self.random.getrandbits(64))
+            )
+            if answer is not None and answer in moves:
+                return answer
         if self.bets_by_heuristic:
             # Bets, answers, vega and rankings are the heuristic's; the search only
             # chooses which card to play (and not whether to bet instead).

@@ -33,6 +33,7 @@ counts are covered and how to train one for the count asked for.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -95,6 +96,13 @@ class GameNet:
         x = self.encoder.encode(observation)
         of = self.actions.of
         return legal, self.net.evaluate(x, [of(a) for a in legal], with_value)
+
+    def value(self, observation: Observation) -> tuple[float, float]:
+        """The value head's reading of ``observation``, whether or not its seat is to act:
+        the deal's expected margin for the seat's side (-1..1) and its chance of taking
+        the most points in the deal."""
+        _, pair = self.net.forward(self.encoder.encode(observation))
+        return math.tanh(float(pair[0])), 1.0 / (1.0 + math.exp(-float(pair[1])))
 
     def opponent_cards(self, observation: Observation) -> list[float]:
         """Per card id, the chance that a seat of another side holds the card, as the
