@@ -5,6 +5,7 @@ states.  No timing and no strength number decides a test here."""
 
 from __future__ import annotations
 
+import importlib.util
 from typing import Any
 
 import pytest
@@ -32,8 +33,11 @@ def test_the_preset_search_plays_legal_moves_through_a_deal(players: int) -> Non
     bot = mazo.make_bot("expert", game, seed=3, iterations=9)
     assert bot.paired and bot.reward_name == "game"  # type: ignore[attr-defined]
     assert bot.guide == SEARCH_PRESET["guide"]  # type: ignore[attr-defined]
-    # The samples read the opponent's plays (two players; with four nothing is read).
-    assert bot.play_reader is not None  # type: ignore[attr-defined]
+    # Two players: the samples read the opponent's plays (and the net). Four: the plays
+    # are never read there (reads_plays), so the net's head by seat alone.
+    assert (bot.play_reader is not None) == (players == 2)  # type: ignore[attr-defined]
+    numpy = importlib.util.find_spec("numpy") is not None  # the net needs it
+    assert (bot.card_net is not None) == numpy  # type: ignore[attr-defined]
     state: Any = game.new_match(seed=11).stop_at_deal_end()
     searched = 0
     while not state.hand_over:
