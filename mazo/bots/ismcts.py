@@ -164,7 +164,7 @@ from mazo.bots.heuristic import hook, make_heuristic
 from mazo.bots.rewards import outcome_reward
 from mazo.core.errors import MazoError, RulesError
 from mazo.core.game import Game, MatchState, State
-from mazo.core.rng import Rng
+from mazo.core.rng import Rng, derive_seed
 
 __all__ = [
     "ISMCTSBot",
@@ -574,6 +574,8 @@ class ISMCTSBot:
         # answers=net: the game's rule for answering raises by its net's value head.
         self.answerer: Callable[[Game, Any, Observation, Rng], int | None] | None = None
         self.answer_net: Any = None
+        # Its own generator: with answers=net every other decision draws as without it.
+        self.answer_rng = Rng(derive_seed(seed, "answers"))
         if opts["answers"] == "net":
             self.answerer = hook(game, "net_answer")
             if self.answerer is None:
@@ -692,9 +694,7 @@ class ISMCTSBot:
         if len(moves) == 1:
             return moves[0]
         if self.answerer is not None:
-            answer = self.answerer(
-                self.game, self.answer_net, observation, Rng(self.random.getrandbits(64))
-            )
+            answer = self.answerer(self.game, self.answer_net, observation, self.answer_rng)
             if answer is not None and answer in moves:
                 return answer
         if self.bets_by_heuristic:

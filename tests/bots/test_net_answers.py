@@ -89,6 +89,27 @@ def test_the_search_answers_by_its_net_and_plays_on_legally() -> None:
         state = state.apply(move)
 
 
+def test_the_option_changes_nothing_but_the_answers() -> None:
+    """The answers draw from their own generator: up to the first vega, a search with
+    ``answers=net`` makes every choice the preset makes, draw for draw (same seed)."""
+    game = mazo.load_game("trionfetti", players=4)
+    normal = [mazo.make_bot("normal", game, seed=40 + s) for s in range(4)]
+    plain = mazo.make_bot("hard", game, seed=7, iterations=12)
+    netted = mazo.make_bot("hard", game, seed=7, iterations=12, answers="net")
+    compared = 0
+    for seed in range(1, 6):
+        state = game.new_match(seed=seed)
+        while not state.match_over and compared < 200:
+            seat = state.to_act
+            view = state.observation(seat)
+            if "accept" in view["legal_actions"]:
+                break  # from here on the two may answer otherwise
+            assert plain.choose(view) == netted.choose(view)
+            compared += 1
+            state = state.apply(normal[seat].choose(view), seat=seat)
+    assert compared > 20
+
+
 def test_answers_option_checks() -> None:
     game = mazo.load_game("trionfetti", players=4)
     with pytest.raises(RulesError, match="answers must be 'heuristic' or 'net'"):

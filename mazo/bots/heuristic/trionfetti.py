@@ -1188,8 +1188,8 @@ def search_reward(
 # deal sets (1,000 deals): 64.0% of the points (59.0-68.9%), +0.61 points a deal, but
 # 45.5% of the deals won: the search trades one-point deals for vega deals.  Session 21:
 # the vega's answers by the net's value head instead (answers=net, net_answer) took
-# 57.6% of the points on the same 1,000 deals, -0.28 points a deal paired (-0.56 to
-# +0.01), so the heuristic answers (docs/nets.md, "The net answers the vega").
+# 58.9% of the points on the same 1,000 deals, -0.22 points a deal paired (-0.42 to
+# -0.01), so the heuristic answers (docs/nets.md, "The net answers the vega").
 SEARCH_PRESET: dict[str, Any] = {
     "reward": "points",
     "bets": "heuristic",
@@ -1207,7 +1207,7 @@ def net_answer(game: Game, net: Any, observation: Observation, rng: Rng) -> int 
     -1``: the answer worth more points on the net's reading, the search's reward
     (``reward=points``).  A one-move look ahead with the net's value as its leaf.
 
-    Not the preset: ``expert`` at 200 playouts answering so took 57.6% of the points
+    Not the preset: ``expert`` at 200 playouts answering so took 58.9% of the points
     against ``normal`` where the preset (the heuristic answering) took 64.0%, on the
     same 1,000 deals; offline (``bench/net_answers.py``) its other answers were worth
     +0.93 points each (-1.16 to +3.01), nothing a run can tell from zero (docs/nets.md,
