@@ -363,28 +363,28 @@ def _clearly_better(rival: _Node | None, hint: _Node | None, guide: float) -> bo
     return means[0] - means[1] > guide + math.sqrt(spread)
 
 
-def value_net(game: Game, weights: str | None = None) -> Any:
-    """The game's shipped net (or ``weights``) for its value head (``answers=net``);
-    numpy comes with it (the ``server``, ``cli`` and ``rl`` extras)."""
+def _game_net(game: Game, weights: str | None, option: str) -> Any:
+    """The game's shipped net (or ``weights``) for the search's ``option``; numpy comes
+    with it (the ``server``, ``cli`` and ``rl`` extras), and without it the option is
+    refused with the extra to install."""
     try:
         from mazo.nets import load_net
     except ImportError:
         raise RulesError(
-            "ismcts answers=net reads the game's net, which needs numpy: pip install 'mazo[cli]'"
+            f"ismcts {option} reads the game's net, which needs numpy: pip install 'mazo[cli]'"
         ) from None
     return load_net(game, weights)
 
 
+def value_net(game: Game, weights: str | None = None) -> Any:
+    """The game's shipped net (or ``weights``) for its value head (``answers=net``)."""
+    return _game_net(game, weights, "answers=net")
+
+
 def cards_net(game: Game, weights: str | None = None) -> Any:
     """The game's shipped net (or ``weights``), which must have a cards head
-    (``infer=net``); numpy comes with it (the ``server``, ``cli`` and ``rl`` extras)."""
-    try:
-        from mazo.nets import load_net
-    except ImportError:
-        raise RulesError(
-            "ismcts infer=net reads the game's net, which needs numpy: pip install 'mazo[cli]'"
-        ) from None
-    net = load_net(game, weights)
+    (``infer=net``)."""
+    net = _game_net(game, weights, "infer=net")
     if not net.net.cards:
         which = weights or f"the shipped {game.name} net"
         raise RulesError(
@@ -438,14 +438,8 @@ def weigh_both(
 
 def prior_net(game: Game, weights: str | None = None) -> Any:
     """The game's shipped net (or ``weights``), which must predict advantages
-    (``prior``); numpy comes with it (the ``server``, ``cli`` and ``rl`` extras)."""
-    try:
-        from mazo.nets import load_net
-    except ImportError:
-        raise RulesError(
-            "ismcts prior reads the game's net, which needs numpy: pip install 'mazo[cli]'"
-        ) from None
-    net = load_net(game, weights)
+    (``prior``)."""
+    net = _game_net(game, weights, "prior")
     if net.meta.get("record", {}).get("policy") != "advantage":
         which = weights or f"the shipped {game.name} net"
         raise RulesError(
@@ -574,9 +568,9 @@ class ISMCTSBot:
         # answers=net: the game's rule for answering raises by its net's value head.
         self.answerer: Callable[[Game, Any, Observation, Rng], int | None] | None = None
         self.answer_net: Any = None
-        # Its own generator: with answers=net every other decision draws as without it.
-        self.answer_rng = Rng(derive_seed(seed, "answers"))
         if opts["answers"] == "net":
+            # Its own generator: every other decision draws as without the option.
+            self.answer_rng = Rng(derive_seed(seed, "answers"))
             self.answerer = hook(game, "net_answer")
             if self.answerer is None:
                 raise RulesError(

@@ -33,7 +33,6 @@ counts are covered and how to train one for the count asked for.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -44,7 +43,7 @@ from mazo.core.game import Game
 from mazo.env.encoding import Encoder, Observation
 from mazo.games import GAMES
 from mazo.nets.actions import ActionFeatures
-from mazo.nets.model import CARD_LAYERS, LAYERS, Evaluation, NetError, PolicyValueNet
+from mazo.nets.model import CARD_LAYERS, LAYERS, Evaluation, NetError, PolicyValueNet, read_value
 
 __all__ = [
     "FORMAT",
@@ -101,8 +100,7 @@ class GameNet:
         """The value head's reading of ``observation``, whether or not its seat is to act:
         the deal's expected margin for the seat's side (-1..1) and its chance of taking
         the most points in the deal."""
-        _, pair = self.net.forward(self.encoder.encode(observation))
-        return math.tanh(float(pair[0])), 1.0 / (1.0 + math.exp(-float(pair[1])))
+        return read_value(self.net.forward(self.encoder.encode(observation))[1])
 
     def opponent_cards(self, observation: Observation) -> list[float]:
         """Per card id, the chance that a seat of another side holds the card, as the

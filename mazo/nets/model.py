@@ -25,7 +25,15 @@ import numpy.typing as npt
 
 from mazo.core.errors import RulesError
 
-__all__ = ["CARD_LAYERS", "LAYERS", "Evaluation", "NetError", "PolicyValueNet", "layer_shapes"]
+__all__ = [
+    "CARD_LAYERS",
+    "LAYERS",
+    "Evaluation",
+    "NetError",
+    "PolicyValueNet",
+    "layer_shapes",
+    "read_value",
+]
 
 F32 = npt.NDArray[np.float32]
 
@@ -74,6 +82,13 @@ class Evaluation:
         exp = [math.exp(x - top) for x in self.logits]
         total = sum(exp)
         return [e / total for e in exp]
+
+
+def read_value(pair: F32) -> tuple[float, float]:
+    """The value head's raw pair as ``(margin, chance)``: the deal's expected margin
+    (-1..1) and the chance of taking the most points in it."""
+    v0, v1 = pair.tolist()
+    return math.tanh(v0), 1.0 / (1.0 + math.exp(-v1))
 
 
 class PolicyValueNet:
@@ -159,5 +174,4 @@ class PolicyValueNet:
         logits = [row[f[0]] if len(f) == 1 else sum(row[i] for i in f) for f in actions]
         if not with_value:
             return Evaluation(logits, 0.0, 0.5)
-        v0, v1 = value.tolist()
-        return Evaluation(logits, math.tanh(v0), 1.0 / (1.0 + math.exp(-v1)))
+        return Evaluation(logits, *read_value(value))

@@ -199,28 +199,14 @@ def _play_match(
             rows.targets.append(legal.index(action))
             rows.margins.append(0.0)
             rows.wins.append(0.0)
-            if cards == "seats":
+            if cards:
+                hand = cast(MatchState, state).hand
                 n = game.players
-                size = deck.size
-                rows.helds.append(
-                    [
-                        ((s - seat) % n - 1) * size + deck.parse(c)
-                        for s in range(n)
-                        if s != seat
-                        for c in cast(MatchState, state).hand(s)
-                    ]
-                )
-                rows.shown.append(named_cards(obs, ids))
-            elif cards:
-                mine = side_of[seat]
-                rows.helds.append(
-                    [
-                        deck.parse(c)
-                        for s in range(game.players)
-                        if side_of[s] != mine
-                        for c in cast(MatchState, state).hand(s)
-                    ]
-                )
+                if cards == "seats":  # row r: the seat r + 1 places after the decider
+                    where = [(s, ((s - seat) % n - 1) * deck.size) for s in range(n) if s != seat]
+                else:  # one row: the other sides' seats
+                    where = [(s, 0) for s in range(n) if side_of[s] != side_of[seat]]
+                rows.helds.append([at + deck.parse(c) for s, at in where for c in hand(s)])
                 rows.shown.append(named_cards(obs, ids))
         before, state = state, state.apply(action, seat=seat)
         if state.hand_over:
@@ -291,6 +277,8 @@ def self_play(
     the same data as one worker, match for match (tested)."""
     if workers < 1:
         raise ValueError(f"workers must be 1 or more, not {workers}")
+    if cards not in (False, True, "seats"):
+        raise ValueError(f"cards must be False, True or 'seats', not {cards!r}")
     if values is not None and (teacher is not None or workers > 1):
         raise ValueError("values is one judge in this process: use teacher for workers")
     done = 0

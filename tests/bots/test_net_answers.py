@@ -119,3 +119,19 @@ def test_answers_option_checks() -> None:
         mazo.make_bot("expert", briscola, seed=1, answers="net")
     preset = mazo.make_bot("expert", game, seed=1)  # the heuristic answers
     assert isinstance(preset, ISMCTSBot) and preset.answerer is None
+
+
+def test_the_value_head_reads_any_view_as_evaluate_does() -> None:
+    """``GameNet.value``: the value head's margin and chance, the same numbers
+    ``evaluate`` gives where the seat is to act, and read where it is not."""
+    from mazo.nets import load_net
+
+    game = mazo.load_game("trionfetti", players=4)
+    net = load_net(game)
+    state = game.new_match(seed=4)
+    view = state.observation(state.to_act)
+    _, ev = net.evaluate(view)
+    assert net.value(view) == (ev.margin, ev.win)
+    waiting = state.observation((state.to_act + 1) % 4)  # not to act: evaluate refuses
+    margin, chance = net.value(waiting)
+    assert -1 < margin < 1 and 0 < chance < 1

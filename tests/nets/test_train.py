@@ -166,6 +166,8 @@ def test_self_play_by_seat_says_which_seat_holds_each_card(name: str, players: i
     assert np.array_equal(rows[:, opponent_rows].max(axis=1), plain.held)
     for r in range(players - 1):
         assert np.array_equal(unseen[:, r], plain.unseen)
+    with pytest.raises(ValueError, match="cards must be False, True or 'seats'"):
+        self_play(game, deals=1, seed=5, cards="seat")
     for row, state, obs in _recorded_decisions(game, seats, 5):
         for r in range(players - 1):
             other = (obs["seat"] + r + 1) % players

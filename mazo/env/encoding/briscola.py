@@ -105,11 +105,11 @@ class BriscolaEncoder(Encoder):
         k = len(active)
         orders = self._orders[shifted][me]
         # Unpacking a 2- or 4-card trick costs a third less than an inner loop.
-        if k == 2 == self.players:
+        if k == 2 == self.players:  # one row for both seats: no leader to look up
+            at = orders[0][0]
             for t in tricks[start:]:
-                o = orders[t["leader"]]
                 a, b = t["cards"]
-                v[o[0] + ids[a]] = v[o[1] + ids[b]] = 1.0
+                v[at + ids[a]] = v[at + ids[b]] = 1.0
         elif k == 4 == self.players:
             for t in tricks[start:]:
                 o = orders[t["leader"]]
@@ -203,14 +203,11 @@ class BriscolaEncoder(Encoder):
                 if held[1] < count:
                     self._mark_played(tricks, held[1], block, 0, active, 1)
             memo["briscola played"] = (deal, count, block)
-            n = self.players
-            if n == 2:  # one row for both seats
-                v[start : start + len(block)] = block
+            cut = me * self.deck_size if self.players > 2 else 0
+            if cut:  # my relative rows are the absolute ones from mine on: a rotation
+                v[start : start + len(block)] = block[cut:] + block[:cut]
             else:
-                d = self.deck_size
-                for r in range(n):
-                    src = (me + r) % n * d  # my relative row r is this absolute row
-                    v[start + r * d : start + r * d + d] = block[src : src + d]
+                v[start : start + len(block)] = block
         known = obs["known_cards"]
         if known:
             by_key = self._known_by_key[me]  # the keys are seats as strings (JSON)
