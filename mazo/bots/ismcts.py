@@ -118,7 +118,13 @@ Rollout policies (``rollout``):
 * ``heuristic``: the game's heuristic bot plays every rollout move: through its fast
   form ``choose_state(state)`` where it has one (the same choice as from the seat's
   observation, read from the sample's own ints and masks), else from the sample's
-  observation (100-400 µs a move); better samples than ``plain``, fewer of them.
+  observation (100-400 µs a move); better samples than ``plain``, fewer of them;
+* ``net``: the game's net (:mod:`mazo.nets`, numpy; ``weights`` names another) plays
+  every rollout move, its policy's argmax from the seat's observation (60-100 µs a move:
+  a tenth to a twentieth of the fast heuristics' samples).  The playout policy of expert
+  iteration, where a net better than the heuristic makes better rollouts; with the
+  shipped nets, which imitate ``normal`` and play a little worse, it measured weaker
+  than ``heuristic`` (docs/nets.md, "Session 22"), so no level uses it.
 
 Every sample is marked with ``stop_at_deal_end()`` (where the game has it): the line
 ends with the deal in progress, so the move that ends it does not deal the next deal,
@@ -152,6 +158,7 @@ True
 
 from __future__ import annotations
 
+import copy
 import gc
 import math
 import random
@@ -284,9 +291,10 @@ def parse_ismcts_options(options: dict[str, Any], defaults: dict[str, Any]) -> d
         if type(value) not in (int, float) or value < 0 or (key == "margin" and value > 1):
             allowed = "a number in [0, 1]" if key == "margin" else "a number >= 0"
             raise RulesError(f"ismcts {key} must be {allowed}, not {value!r}")
-    if out["rollout"] not in ("plain", "greedy", "heuristic"):
+    if out["rollout"] not in ("plain", "greedy", "heuristic", "net"):
         raise RulesError(
-            f"ismcts rollout must be 'plain', 'greedy' or 'heuristic', not {out['rollout']!r}"
+            "ismcts rollout must be 'plain', 'greedy', 'heuristic' or 'net', "
+            f"not {out['rollout']!r}"
         )
     if type(out["depth"]) is not int or out["depth"] < 1:
         raise RulesError(f"ismcts depth must be a positive int, not {out['depth']!r}")
@@ -436,6 +444,21 @@ def weigh_both(
     return weigh
 
 
+def rollout_nets(game: Game, seed: int, weights: str | None = None) -> list[Bot]:
+    """``rollout=net``: one net bot a seat (the game's shipped net, or ``weights``), all
+    reading one loaded net, each playing its policy's argmax from its seat's view."""
+    _game_net(game, weights, "rollout=net")  # numpy, and a net for this count, or a clear error
+    from mazo.bots.net import NetBot
+
+    first = NetBot(game, seed, **({} if weights is None else {"weights": weights}))
+    bots: list[Bot] = [first]
+    for seat in range(1, game.players):
+        other = copy.copy(first)  # the same net's arrays, a generator of its own
+        other.rng = Rng(derive_seed(seed, f"rollout-net-{seat}"))
+        bots.append(other)
+    return bots
+
+
 def prior_net(game: Game, weights: str | None = None) -> Any:
     """The game's shipped net (or ``weights``), which must predict advantages
     (``prior``)."""
@@ -519,7 +542,7 @@ class _Node:
 class ISMCTSBot:
     """Options: ``iterations`` (samples per decision, default 200), ``think_ms`` (a time
     budget in milliseconds instead; 0 = use iterations), ``exploration`` (UCB1 constant,
-    default 0.7), ``rollout`` (``plain``, ``greedy`` or ``heuristic``), ``margin`` (weight
+    default 0.7), ``rollout`` (``plain``, ``greedy``, ``heuristic`` or ``net``), ``margin`` (weight
     of the deal's margin in the reward, 0-1, default 0.1), ``solver`` (exact play in
     perfect-information positions, default true), ``depth`` (tree levels, default 64),
     ``guide`` (keep the heuristic's move unless beaten by this much, default 0 = off),
@@ -601,6 +624,8 @@ class ISMCTSBot:
             from mazo.bots.playout import playout_for
 
             self.playout = playout_for(game)
+        if self.rollout_name == "net":
+            self.policies = rollout_nets(game, seed, opts["weights"])
         if self.rollout_name == "heuristic":
             self.policies = self._heuristics()
             if self.signals:
@@ -1243,7 +1268,7 @@ class ISMCTSBot:
             fast: Callable[[State], int] | None = getattr(policy, "choose_state", None)
             out.append(fast if fast is not None else _observing(policy))
         self.choosers = out
-        make_fast = hook(self.game, "fast_rollout")
+        make_fast = hook(self.game, "fast_rollout")  # None for other policies (nets)
         self.fast_rollout = None if make_fast is None else make_fast(seated)
 
     def _heuristic_rollout(self, state: State) -> State:
