@@ -64,7 +64,8 @@ machine: compare runs on the same machine only.
 
 
 _BOTS_HELP = (
-    "time bots instead of the engine: each listed bot (e.g. hard,expert) makes "
+    "time bots instead of the engine: each listed bot (e.g. hard,expert, with options "
+    "as in mazo tournament: hard:iterations=100:rollout=net) makes "
     "--moves timed decisions against 'normal' per configuration; reports ms per "
     "move, moves within the budget + 20%%, and search samples per second"
 )
@@ -121,10 +122,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _bot_report(args: argparse.Namespace) -> dict[str, Any]:
     from mazo.bots import make_bot
+    from mazo.sim.jobs import parse_bot_spec
 
     from .bench_bots import DEFAULT_CONFIGS, run_bot_bench
 
-    bots = [b.strip().lower() for b in args.bots.split(",") if b.strip()]
+    # Levels with options as mazo tournament takes them: hard:iterations=100:rollout=net.
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    specs = [parse_bot_spec(b) for b in bots]  # a bad spec says what is wrong
     if args.moves < 1:
         raise CliError(f"--moves must be a positive int, not {args.moves}")
     if args.game:
@@ -135,23 +139,25 @@ def _bot_report(args: argparse.Namespace) -> dict[str, Any]:
         configs = list(DEFAULT_CONFIGS)
     for name, n in configs:
         game = mazo.load_game(name, players=n)
-        for bot in bots:
-            make_bot(bot, game, seed=0)  # an unknown bot fails before any timing
+        for bot_name, options in specs:
+            make_bot(bot_name, game, seed=0, **options)  # a bad bot fails before any timing
     return run_bot_bench(bots, configs, args.moves, args.seed)
 
 
 def _print_bot_table(report: dict[str, Any], out: Output) -> None:
+    wide = max([8, *(len(r.get("spec", r["bot"])) + 1 for r in report["results"])])
     out.line(f"mazo {report['mazo']} · Python {report['python']} · {report['moves']} moves")
     out.line(
-        f"{'game':<11}{'n':>3} {'bot':<8}{'mean ms':>9}{'p99 ms':>9}{'max ms':>9}"
+        f"{'game':<11}{'n':>3} {'bot':<{wide}}{'mean ms':>9}{'p99 ms':>9}{'max ms':>9}"
         f"{'budget':>8}{'in +20%':>9}{'samples/CPU s':>15}"
     )
     for r in report["results"]:
         budget = f"{r['budget_ms']:.0f}" if r["budget_ms"] else "-"
         within = f"{r['within_budget_plus_20pct']}/{r['moves']}" if r["budget_ms"] else "-"
         rate = f"{r['samples_per_cpu_s']:,.0f}" if r["samples_per_cpu_s"] else "-"
+        label = r.get("spec", r["bot"])
         out.line(
-            f"{r['game']:<11}{r['players']:>3} {r['bot']:<8}{r['mean_ms']:>9.1f}"
+            f"{r['game']:<11}{r['players']:>3} {label:<{wide}}{r['mean_ms']:>9.1f}"
             f"{r['p99_ms']:>9.1f}{r['max_ms']:>9.1f}{budget:>8}{within:>9}{rate:>15}"
         )
 

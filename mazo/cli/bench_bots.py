@@ -24,6 +24,7 @@ from mazo.bots import make_bot
 from mazo.bots.levels import BUDGET_MS
 from mazo.core.rng import derive_seed
 from mazo.games import GAMES, list_games, load_game
+from mazo.sim.jobs import parse_bot_spec
 
 __all__ = ["DEFAULT_CONFIGS", "measure_bot", "run_bot_bench"]
 
@@ -112,9 +113,12 @@ def run_bot_bench(
     seed: int = 1,
 ) -> dict[str, Any]:
     """Every bot at every configuration; a JSON-ready report."""
-    results = [
-        measure_bot(name, players, bot, moves, seed) for name, players in configs for bot in bots
-    ]
+    results = []
+    for name, players in configs:
+        for spec in bots:
+            bot_name, options = parse_bot_spec(spec)  # "hard:iterations=100" as tournaments
+            results.append(measure_bot(name, players, bot_name, moves, seed, **options))
+            results[-1]["spec"] = spec
     return {
         "mazo": mazo.__version__,
         "python": platform.python_version(),

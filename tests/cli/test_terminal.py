@@ -447,6 +447,27 @@ def test_bench_takes_n_for_players(
     assert {r["players"] for r in json.loads(out)["results"]} == {2}
 
 
+def test_bench_bots_take_options_as_tournaments_do(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--bots hard:iterations=20``: the level at a fixed sample count, named as given
+    (a weights folder keeps its case); a bad option is refused before any timing."""
+    import json
+
+    argv = ["bench", "briscola", "-n", "2", "--bots", "hard:iterations=20,normal"]
+    code, out, _ = run_cli([*argv, "--moves", "3", "--json"], capsys, monkeypatch)
+    assert code == 0
+    hard, normal = json.loads(out)["results"]
+    assert hard["bot"] == "hard" and hard["options"] == {"iterations": 20}
+    assert hard["spec"] == "hard:iterations=20" and hard["moves"] == 3
+    assert hard["samples_per_cpu_s"] > 0 and normal["samples_per_cpu_s"] is None
+    code, out, _ = run_cli([*argv, "--moves", "2"], capsys, monkeypatch)
+    assert code == 0 and "hard:iterations=20 " in out
+    bad = ["bench", "briscola", "-n", "2", "--bots", "hard:iterations=0", "--moves", "2"]
+    code, _, err = run_cli(bad, capsys, monkeypatch)
+    assert code == 2 and "ismcts iterations must be a positive int, not 0" in err
+
+
 @pytest.mark.parametrize("players", [4, 6, 8, 12])
 def test_envite_status_fits_80_by_24(
     players: int, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
