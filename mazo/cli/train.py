@@ -61,6 +61,10 @@ learned from the opponents' real hands at each decision of the self-play (over t
 the seat's view does not show). A search weighs its samples by it with infer=net. The
 shipped two-player Briscola net has one (--cards-weight 1.0).
 
+--mix BOT=SHARE puts another bot (random, easy...) on one side in that share of the
+matches; its decisions are not learned from, so the net also learns the positions such
+play leads to, which a net that only watched normal play against itself plays badly.
+
 --workers N plays the self-play's matches in N processes, each match seeded by its
 number (its bots, and with --teacher its own judge), so the data, the weights and the
 record are those of one process; the CPU seconds recorded count the workers too."""
@@ -139,6 +143,16 @@ def add_parser(subparsers: Any) -> None:
         help="playouts of the search that labels each decision with --teacher search (100)",
     )
     p.add_argument(
+        "--mix",
+        action="append",
+        default=[],
+        metavar="BOT=SHARE",
+        help="in this share of the matches another bot plays one side (drawn per match), "
+        "whose decisions are not learned from: the net also meets the positions that "
+        "bot's play leads to (e.g. --mix random=0.25; repeatable; a bot with options as "
+        "in mazo tournament, easy:temperature=1=0.1)",
+    )
+    p.add_argument(
         "--init",
         metavar="NET",
         help="start from this net's weights (a folder or .npz as --out writes, or 'shipped' "
@@ -177,6 +191,7 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(f"--cards-weight must be a number >= 0, not {args.cards_weight}")
         if args.cards_by_seat and not args.cards_weight:
             raise CliError("--cards-by-seat shapes the cards head: give --cards-weight too")
+        mix = _parse_mix(args.mix)
         game = game_from_args(args.game, args.players, args.variant, args.option)
         try:
             import torch  # noqa: F401
@@ -206,6 +221,7 @@ def run(args: argparse.Namespace) -> int:
             teacher_iterations=args.teacher_iterations,
             init=args.init,
             workers=args.workers,
+            mix=mix,
         )
         if args.json:
             sys.stdout.write(json.dumps(summary, indent=2) + "\n")
@@ -236,6 +252,7 @@ def train_game(
     teacher_iterations: int = 100,
     init: str | None = None,
     workers: int = 1,
+    mix: tuple[tuple[str, float], ...] = (),
 ) -> dict[str, Any]:
     """Self-play, train, export and record (see the module docstring); the summary."""
     # numpy and torch come with the train extra: `mazo` itself (make run, make play)
@@ -284,6 +301,7 @@ def train_game(
             teacher=judge,
             cards="seats" if cards_by_seat and cards_weight else cards_weight > 0,
             workers=workers,
+            mix=mix,
         ),
     )
     play_wall, play_cpu = time.perf_counter() - t0, _cpu() - c0
@@ -326,6 +344,7 @@ def train_game(
             **({"teacher_iterations": teacher_iterations} if teacher == "search" else {}),
             "policy": "imitation" if teacher == "normal" else "advantage",
             "init": init,
+            **({"mix": [list(pair) for pair in mix]} if mix else {}),
             "deals": data.deals,
             "matches": data.matches,
             "decisions": len(data),
@@ -429,10 +448,39 @@ def _command(args: argparse.Namespace, game: Game) -> str:
             words.append("--cards-by-seat")
     if args.teacher == "search":
         words += ["--teacher-iterations", str(args.teacher_iterations)]
+    for item in args.mix:
+        words += ["--mix", item]
     if args.init is not None:
         words += ["--init", args.init]
     words += ["--out", args.out]
     return " ".join(shlex.quote(w) for w in words)
+
+
+def _parse_mix(items: list[str]) -> tuple[tuple[str, float], ...]:
+    """``--mix BOT=SHARE`` flags as ``(bot spec, share)`` pairs, checked: a known bot (its
+    options as :key=value), shares in (0, 1] adding up to at most 1."""
+    from mazo.bots import list_bots
+    from mazo.sim.jobs import parse_bot_spec
+
+    mix = []
+    for item in items:
+        spec, sep, text = item.rpartition("=")
+        try:
+            share = float(text)
+        except ValueError:
+            share = -1.0
+        if not sep or not spec or not 0 < share <= 1:
+            raise CliError(
+                f"--mix {item!r}: write BOT=SHARE, a bot and the share of the matches it "
+                "plays one side in, above 0 and at most 1 (e.g. random=0.25)"
+            )
+        name, _ = parse_bot_spec(spec)
+        if name not in list_bots() and ":" not in name:
+            raise CliError(f"--mix {item!r}: no bot {name!r}; bots are: {', '.join(list_bots())}")
+        mix.append((spec, share))
+    if sum(share for _, share in mix) > 1:
+        raise CliError(f"--mix: the shares add up to more than 1 ({', '.join(items)})")
+    return tuple(mix)
 
 
 def _git_commit() -> str | None:

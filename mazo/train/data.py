@@ -32,6 +32,15 @@ of the deck per other seat, in relative order (row ``r``: the seat ``r + 1`` pla
 the deciding one, partners included), so a head can tell one opponent's hand from the
 other's and read the partner's too; with two players the two layouts are the same.
 
+With ``mix`` (``--mix`` in :mod:`mazo.cli.train`), a share of the matches puts another
+bot on one side: for each ``(spec, share)``, that share of the matches (a draw seeded
+``derive_seed(seed, "train-mix", m)``) has the side it also draws played by ``spec``
+(``random``, ``easy``, any bot with its options); that side's decisions are not learned
+from, the others' are, with the deals' outcomes as usual.  The imitation nets learned
+``normal``'s play where ``normal`` leads the play; against other players (people, or
+``random``) they meet positions ``normal`` never makes, and play them worse than
+``normal`` does (docs/nets.md, "Strength").
+
 Match ``m`` is seeded ``derive_seed(seed, "train-match", m)``, its seat ``s``'s bot
 ``derive_seed(seed, "train-bot", m, s)`` and, with a :class:`Teacher`, its judge
 ``derive_seed(seed, "train-<kind>", m)``: the same seed gives the same data, and a match's
@@ -54,11 +63,12 @@ import numpy.typing as npt
 
 from mazo.bots import make_bot
 from mazo.core.game import Game, MatchState, State
-from mazo.core.rng import derive_seed
+from mazo.core.rng import Rng, derive_seed
 from mazo.env.encoding import Encoder
 from mazo.nets.actions import ActionFeatures
+from mazo.sim.jobs import parse_bot_spec
 
-__all__ = ["Dataset", "Teacher", "deal_outcome", "self_play", "teacher_values"]
+__all__ = ["Dataset", "Mix", "Teacher", "deal_outcome", "mixed_side", "self_play", "teacher_values"]
 
 MAX_MOVES = 100_000  # a match longer than this is a bug
 
@@ -153,6 +163,24 @@ class _MatchRows:
     ends: list[int]
 
 
+Mix = tuple[tuple[str, float], ...]
+"""``(bot spec, share of the matches)`` pairs: who plays a side in a share of the
+matches (``mix`` above)."""
+
+
+def mixed_side(game: Game, seed: int, match: int, mix: Mix) -> tuple[int, str] | None:
+    """The side another bot plays in match ``match``, and its spec; None for self-play."""
+    if not mix:
+        return None
+    draw = Rng(derive_seed(seed, "train-mix", match))
+    pick = draw.random()
+    for spec, share in mix:
+        if pick < share:
+            return draw.randbelow(game.info.sides), spec
+        pick -= share
+    return None
+
+
 def _play_match(
     game: Game,
     seed: int,
@@ -162,6 +190,7 @@ def _play_match(
     cards: bool | str,
     limit: int | None,
     progress: Callable[[], None] | None = None,
+    mix: Mix = (),
 ) -> _MatchRows:
     """Match ``match`` of the self-play, stopped once ``limit`` deals have ended (None:
     played to its end); ``progress()`` is called as each deal ends."""
@@ -176,6 +205,15 @@ def _play_match(
         make_bot(bot, game, seed=derive_seed(seed, "train-bot", match, s))
         for s in range(game.players)
     ]
+    other = mixed_side(game, seed, match, mix)
+    if other is not None:
+        name, options = parse_bot_spec(other[1])
+        for s in range(game.players):
+            if side_of[s] == other[0]:
+                bots[s] = make_bot(
+                    name, game, seed=derive_seed(seed, "train-bot", match, s), **options
+                )
+    learns = [other is None or side_of[s] != other[0] for s in range(game.players)]
     state = game.new_match(seed=derive_seed(seed, "train-match", match))
     memo: dict[str, Any] = {}
     pending: list[tuple[int, int]] = []  # (row, side) of this deal's decisions
@@ -185,7 +223,7 @@ def _play_match(
             break
         obs = state.observation(seat)
         action = bots[seat].choose(obs)
-        legal = encoder.legal_ids(obs)
+        legal = encoder.legal_ids(obs) if learns[seat] else []
         if values is not None and action in legal:
             worth = values(state, seat) if len(legal) > 1 else {}
             if sum(a in worth for a in legal) < 2:
@@ -242,6 +280,7 @@ def _worker_match(
     bot: str,
     teacher: Teacher | None,
     cards: bool | str,
+    mix: Mix = (),
 ) -> _MatchRows:
     """:func:`_play_match` in a worker process: the whole match (the parent keeps the
     deals it needs), the judge made for the match."""
@@ -252,7 +291,7 @@ def _worker_match(
         name, players, options = spec
         game = _WORKER_GAMES[spec] = load_game(name, players=players, **dict(options))
     values = None if teacher is None else teacher_values(game, teacher, seed, match)
-    return _play_match(game, seed, match, bot, values, cards, None)
+    return _play_match(game, seed, match, bot, values, cards, None, mix=mix)
 
 
 def self_play(
@@ -265,12 +304,14 @@ def self_play(
     cards: bool | str = False,
     teacher: Teacher | None = None,
     workers: int = 1,
+    mix: Mix = (),
 ) -> Dataset:
     """Play ``bot`` against itself on ``game`` until ``deals`` deals have ended (see the
     module docstring); ``progress(done, deals)`` is called as deals end; ``values(state,
     seat)`` gives each candidate's value (one judge for the whole run, in this process),
     or ``teacher`` makes a judge per match (:func:`teacher_values`); ``cards`` records
-    the opponents' cards, or ``"seats"`` every other seat's (the module docstring).
+    the opponents' cards, or ``"seats"`` every other seat's; ``mix`` puts other bots on
+    a side in a share of the matches (the module docstring).
 
     ``workers`` > 1 plays matches in that many processes, a few matches ahead of the
     ones kept, and keeps them in match order, each cut where the sequential run stops:
@@ -279,6 +320,12 @@ def self_play(
         raise ValueError(f"workers must be 1 or more, not {workers}")
     if cards not in (False, True, "seats"):
         raise ValueError(f"cards must be False, True or 'seats', not {cards!r}")
+    for other, share in mix:
+        parse_bot_spec(other)  # a bad spec fails before any match
+        if not 0 < share <= 1:
+            raise ValueError(f"the share of {other!r} must be in (0, 1], not {share!r}")
+    if sum(share for _, share in mix) > 1 + 1e-9:
+        raise ValueError(f"the mix's shares add up to more than 1: {mix!r}")
     if values is not None and (teacher is not None or workers > 1):
         raise ValueError("values is one judge in this process: use teacher for workers")
     done = 0
@@ -304,7 +351,7 @@ def self_play(
             judge = values
             if teacher is not None:
                 judge = teacher_values(game, teacher, seed, match)
-            take(_play_match(game, seed, match, bot, judge, cards, deals - done, tick))
+            take(_play_match(game, seed, match, bot, judge, cards, deals - done, tick, mix))
             match += 1
     else:
         from concurrent.futures import Future, ProcessPoolExecutor
@@ -315,7 +362,9 @@ def self_play(
             while done < deals:
                 for m in range(match, match + 2 * workers):
                     if m not in ahead:
-                        ahead[m] = pool.submit(_worker_match, spec, seed, m, bot, teacher, cards)
+                        ahead[m] = pool.submit(
+                            _worker_match, spec, seed, m, bot, teacher, cards, mix
+                        )
                 take(ahead.pop(match).result())
                 match += 1
                 if progress is not None:

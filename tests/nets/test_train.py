@@ -113,6 +113,34 @@ def _recorded_decisions(game: mazo.Game, data: Any, seed: int) -> Iterator[tuple
     assert row == len(data)
 
 
+def test_a_mix_puts_another_bot_on_one_side_and_learns_only_the_other() -> None:
+    """``mix``: in every match (a share of 1) one side, drawn per match, is played by
+    ``random`` and none of its decisions is a row: two-player Briscola has 20 decisions
+    a seat a deal, so 20 rows a deal instead of 40.  The draw is the match's own (the
+    same with workers), and a share of it is about that share of the matches."""
+    from mazo.train.data import mixed_side
+
+    game = mazo.load_game("briscola", players=2)
+    plain = self_play(game, deals=6, seed=2)
+    mixed = self_play(game, deals=6, seed=2, mix=(("random", 1.0),))
+    assert len(plain) == 6 * 40 and len(mixed) == 6 * 20
+    assert all(mixed_side(game, 2, m, (("random", 1.0),)) is not None for m in range(20))
+    sides = {mixed_side(game, 2, m, (("random", 1.0),))[0] for m in range(20)}  # type: ignore[index]
+    assert sides == {0, 1}
+    quarter = [mixed_side(game, 5, m, (("random", 0.25),)) for m in range(400)]
+    assert 70 <= sum(q is not None for q in quarter) <= 130
+    assert mixed_side(game, 5, 3, ()) is None
+    team = mazo.load_game("envite", players=4, chicos_to_win=1)
+    one = self_play(team, deals=5, seed=3, mix=(("random", 0.5),))
+    two = self_play(team, deals=5, seed=3, mix=(("random", 0.5),), workers=2)
+    assert np.array_equal(one.x, two.x) and np.array_equal(one.target, two.target)
+    assert not np.array_equal(one.target, self_play(team, deals=5, seed=3).target)
+    with pytest.raises(ValueError, match="add up to more than 1"):
+        self_play(game, deals=1, seed=1, mix=(("random", 0.6), ("easy", 0.6)))
+    with pytest.raises(ValueError, match=r"share of 'random' must be in \(0, 1\]"):
+        self_play(game, deals=1, seed=1, mix=(("random", 0.0),))
+
+
 @pytest.mark.parametrize(("name", "players"), [("briscola", 2), ("trionfetti", 4)])
 def test_self_play_records_the_cards_the_opponents_hold(name: str, players: int) -> None:
     """``cards``: each decision's row names exactly the cards the seats of the other side
@@ -430,6 +458,15 @@ def test_a_rollouts_teacher_is_recorded(tmp_path: Path) -> None:
     assert 1 <= record["validation"]["best_epoch"] <= 1
 
 
+def test_a_mix_is_recorded(tmp_path: Path) -> None:
+    flags = ["briscola", "-n", "2", "--deals", "6", "--epochs", "1", "--hidden", "8"]
+    more = ["--mix", "random=0.5", "--mix", "easy=0.25", "--out", str(tmp_path), "--json"]
+    assert _train([*flags, *more]) == 0
+    record = json.loads((tmp_path / "briscola-2p.json").read_text())["record"]
+    assert record["mix"] == [["random", 0.5], ["easy", 0.25]]
+    assert "--mix random=0.5 --mix easy=0.25" in record["command"]
+
+
 def test_a_search_teacher_is_recorded(tmp_path: Path) -> None:
     flags = ["briscola", "--deals", "30", "--epochs", "2", "--hidden", "8", "--seed", "2"]
     more = ["--teacher", "search", "--teacher-iterations", "6", "--out", str(tmp_path)]
@@ -515,6 +552,14 @@ def test_bad_flags_are_reported(capsys: pytest.CaptureFixture[str]) -> None:
     assert "error" in capsys.readouterr().err
     assert _train(["briscola", "--workers", "0"]) == 2
     assert "--workers must be at least 1, not 0" in capsys.readouterr().err
+    assert _train(["briscola", "--mix", "random"]) == 2
+    assert "--mix 'random': write BOT=SHARE" in capsys.readouterr().err
+    assert _train(["briscola", "--mix", "random=1.5"]) == 2
+    assert "at most 1 (e.g. random=0.25)" in capsys.readouterr().err
+    assert _train(["briscola", "--mix", "chess=0.2"]) == 2
+    assert "no bot 'chess'; bots are: easy" in capsys.readouterr().err
+    assert _train(["briscola", "--mix", "random=0.6", "--mix", "easy=0.5"]) == 2
+    assert "the shares add up to more than 1" in capsys.readouterr().err
 
 
 def test_the_record_names_the_commit_as_it_was_before_the_weights_were_written(
