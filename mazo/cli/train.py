@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from mazo.core.errors import RulesError
 from mazo.core.game import Game
 
 from .common import (
@@ -457,10 +458,9 @@ def _command(args: argparse.Namespace, game: Game) -> str:
 
 
 def _parse_mix(items: list[str]) -> tuple[tuple[str, float], ...]:
-    """``--mix BOT=SHARE`` flags as ``(bot spec, share)`` pairs, checked: a known bot (its
-    options as :key=value), shares in (0, 1] adding up to at most 1."""
-    from mazo.bots import list_bots
-    from mazo.sim.jobs import parse_bot_spec
+    """``--mix BOT=SHARE`` flags as ``(bot spec, share)`` pairs, checked as the self-play
+    checks them (:func:`mazo.train.mix.check_mix`)."""
+    from mazo.train.mix import check_mix
 
     mix = []
     for item in items:
@@ -474,12 +474,11 @@ def _parse_mix(items: list[str]) -> tuple[tuple[str, float], ...]:
                 f"--mix {item!r}: write BOT=SHARE, a bot and the share of the matches it "
                 "plays one side in, above 0 and at most 1 (e.g. random=0.25)"
             )
-        name, _ = parse_bot_spec(spec)
-        if name not in list_bots() and ":" not in name:
-            raise CliError(f"--mix {item!r}: no bot {name!r}; bots are: {', '.join(list_bots())}")
         mix.append((spec, share))
-    if sum(share for _, share in mix) > 1:
-        raise CliError(f"--mix: the shares add up to more than 1 ({', '.join(items)})")
+    try:
+        check_mix(tuple(mix))
+    except (ValueError, RulesError) as err:
+        raise CliError(f"--mix: {err}") from None
     return tuple(mix)
 
 

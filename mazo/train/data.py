@@ -32,11 +32,10 @@ of the deck per other seat, in relative order (row ``r``: the seat ``r + 1`` pla
 the deciding one, partners included), so a head can tell one opponent's hand from the
 other's and read the partner's too; with two players the two layouts are the same.
 
-With ``mix`` (``--mix`` in :mod:`mazo.cli.train`), a share of the matches puts another
-bot on one side: for each ``(spec, share)``, that share of the matches (a draw seeded
-``derive_seed(seed, "train-mix", m)``) has the side it also draws played by ``spec``
-(``random``, ``easy``, any bot with its options); that side's decisions are not learned
-from, the others' are, with the deals' outcomes as usual.  The imitation nets learned
+With ``mix`` (``--mix`` in :mod:`mazo.cli.train`; :mod:`mazo.train.mix`), a share of
+the matches puts another bot (``random``, ``easy``, any bot with its options) on one
+side; that side's decisions are not learned from, the others' are, with the deals'
+outcomes as usual.  The imitation nets learned
 ``normal``'s play where ``normal`` leads the play; against other players (people, or
 ``random``) they meet positions ``normal`` never makes, and play them worse than
 ``normal`` does (docs/nets.md, "Strength").
@@ -63,12 +62,13 @@ import numpy.typing as npt
 
 from mazo.bots import make_bot
 from mazo.core.game import Game, MatchState, State
-from mazo.core.rng import Rng, derive_seed
+from mazo.core.rng import derive_seed
 from mazo.env.encoding import Encoder
 from mazo.nets.actions import ActionFeatures
 from mazo.sim.jobs import parse_bot_spec
+from mazo.train.mix import Mix, check_mix, mixed_side
 
-__all__ = ["Dataset", "Mix", "Teacher", "deal_outcome", "mixed_side", "self_play", "teacher_values"]
+__all__ = ["Dataset", "Teacher", "deal_outcome", "self_play", "teacher_values"]
 
 MAX_MOVES = 100_000  # a match longer than this is a bug
 
@@ -161,24 +161,6 @@ class _MatchRows:
     helds: list[list[int]]
     shown: list[set[int]]
     ends: list[int]
-
-
-Mix = tuple[tuple[str, float], ...]
-"""``(bot spec, share of the matches)`` pairs: who plays a side in a share of the
-matches (``mix`` above)."""
-
-
-def mixed_side(game: Game, seed: int, match: int, mix: Mix) -> tuple[int, str] | None:
-    """The side another bot plays in match ``match``, and its spec; None for self-play."""
-    if not mix:
-        return None
-    draw = Rng(derive_seed(seed, "train-mix", match))
-    pick = draw.random()
-    for spec, share in mix:
-        if pick < share:
-            return draw.randbelow(game.info.sides), spec
-        pick -= share
-    return None
 
 
 def _play_match(
@@ -320,12 +302,7 @@ def self_play(
         raise ValueError(f"workers must be 1 or more, not {workers}")
     if cards not in (False, True, "seats"):
         raise ValueError(f"cards must be False, True or 'seats', not {cards!r}")
-    for other, share in mix:
-        parse_bot_spec(other)  # a bad spec fails before any match
-        if not 0 < share <= 1:
-            raise ValueError(f"the share of {other!r} must be in (0, 1], not {share!r}")
-    if sum(share for _, share in mix) > 1 + 1e-9:
-        raise ValueError(f"the mix's shares add up to more than 1: {mix!r}")
+    check_mix(mix)  # before any match
     if values is not None and (teacher is not None or workers > 1):
         raise ValueError("values is one judge in this process: use teacher for workers")
     done = 0

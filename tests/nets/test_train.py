@@ -118,7 +118,7 @@ def test_a_mix_puts_another_bot_on_one_side_and_learns_only_the_other() -> None:
     ``random`` and none of its decisions is a row: two-player Briscola has 20 decisions
     a seat a deal, so 20 rows a deal instead of 40.  The draw is the match's own (the
     same with workers), and a share of it is about that share of the matches."""
-    from mazo.train.data import mixed_side
+    from mazo.train.mix import mixed_side
 
     game = mazo.load_game("briscola", players=2)
     plain = self_play(game, deals=6, seed=2)
@@ -137,7 +137,7 @@ def test_a_mix_puts_another_bot_on_one_side_and_learns_only_the_other() -> None:
     assert not np.array_equal(one.target, self_play(team, deals=5, seed=3).target)
     with pytest.raises(ValueError, match="add up to more than 1"):
         self_play(game, deals=1, seed=1, mix=(("random", 0.6), ("easy", 0.6)))
-    with pytest.raises(ValueError, match=r"share of 'random' must be in \(0, 1\]"):
+    with pytest.raises(ValueError, match=r"share of 'random' must be above 0 and at most 1"):
         self_play(game, deals=1, seed=1, mix=(("random", 0.0),))
 
 
@@ -557,9 +557,12 @@ def test_bad_flags_are_reported(capsys: pytest.CaptureFixture[str]) -> None:
     assert _train(["briscola", "--mix", "random=1.5"]) == 2
     assert "at most 1 (e.g. random=0.25)" in capsys.readouterr().err
     assert _train(["briscola", "--mix", "chess=0.2"]) == 2
-    assert "no bot 'chess'; bots are: easy" in capsys.readouterr().err
+    assert "--mix: no bot 'chess' to mix in; bots are: easy" in capsys.readouterr().err
     assert _train(["briscola", "--mix", "random=0.6", "--mix", "easy=0.5"]) == 2
-    assert "the shares add up to more than 1" in capsys.readouterr().err
+    assert (
+        "--mix: the mix's shares add up to more than 1 (random=0.6, easy=0.5)"
+        in capsys.readouterr().err
+    )
 
 
 def test_the_record_names_the_commit_as_it_was_before_the_weights_were_written(
