@@ -371,6 +371,13 @@ def _clearly_better(rival: _Node | None, hint: _Node | None, guide: float) -> bo
     return means[0] - means[1] > guide + math.sqrt(spread)
 
 
+def _needs_numpy(option: str) -> RulesError:
+    """The refusal of a search option that reads a net where numpy is missing."""
+    return RulesError(
+        f"ismcts {option} reads the game's net, which needs numpy: pip install 'mazo[cli]'"
+    )
+
+
 def _game_net(game: Game, weights: str | None, option: str) -> Any:
     """The game's shipped net (or ``weights``) for the search's ``option``; numpy comes
     with it (the ``server``, ``cli`` and ``rl`` extras), and without it the option is
@@ -378,9 +385,7 @@ def _game_net(game: Game, weights: str | None, option: str) -> Any:
     try:
         from mazo.nets import load_net
     except ImportError:
-        raise RulesError(
-            f"ismcts {option} reads the game's net, which needs numpy: pip install 'mazo[cli]'"
-        ) from None
+        raise _needs_numpy(option) from None
     return load_net(game, weights)
 
 
@@ -447,9 +452,11 @@ def weigh_both(
 def rollout_nets(game: Game, seed: int, weights: str | None = None) -> list[Bot]:
     """``rollout=net``: one net bot a seat (the game's shipped net, or ``weights``), all
     reading one loaded net, each playing its policy's argmax from its seat's view."""
-    _game_net(game, weights, "rollout=net")  # numpy, and a net for this count, or a clear error
-    from mazo.bots.net import NetBot
-
+    try:
+        from mazo.bots.net import NetBot
+    except ImportError:
+        raise _needs_numpy("rollout=net") from None
+    # The net is loaded once (a count without one raises NetError, saying how to train it).
     first = NetBot(game, seed, **({} if weights is None else {"weights": weights}))
     bots: list[Bot] = [first]
     for seat in range(1, game.players):
