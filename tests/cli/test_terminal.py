@@ -450,8 +450,8 @@ def test_bench_takes_n_for_players(
 def test_bench_bots_take_options_as_tournaments_do(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``--bots hard:iterations=20``: the level at a fixed sample count, named as given
-    (a weights folder keeps its case); a bad option is refused before any timing."""
+    """``--bots hard:iterations=20``: the level at a fixed sample count (no clock, so no
+    budget), named as given; a bad option is refused before any timing."""
     import json
 
     argv = ["bench", "briscola", "-n", "2", "--bots", "hard:iterations=20,normal"]
@@ -461,6 +461,11 @@ def test_bench_bots_take_options_as_tournaments_do(
     assert hard["bot"] == "hard" and hard["options"] == {"iterations": 20}
     assert hard["spec"] == "hard:iterations=20" and hard["moves"] == 3
     assert hard["samples_per_cpu_s"] > 0 and normal["samples_per_cpu_s"] is None
+    # A sample count replaces the level's clock, so there is no budget to be within.
+    assert hard["budget_ms"] is None and hard["within_budget_plus_20pct"] is None
+    clocked = ["bench", "briscola", "-n", "2", "--bots", "hard:think_ms=50", "--moves", "1"]
+    code, out, _ = run_cli([*clocked, "--json"], capsys, monkeypatch)
+    assert code == 0 and json.loads(out)["results"][0]["budget_ms"] == 50
     code, out, _ = run_cli([*argv, "--moves", "2"], capsys, monkeypatch)
     assert code == 0 and "hard:iterations=20 " in out
     bad = ["bench", "briscola", "-n", "2", "--bots", "hard:iterations=0", "--moves", "2"]
