@@ -42,9 +42,12 @@ def test_configurations_and_reports_are_read_or_refused_with_the_reason() -> Non
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
 def test_instructions_of_the_searches_alone() -> None:
     script = bench_script("search_identity")
-    # A search's first call pays one-time costs (imports, the net's load, memos built):
-    # tens of millions of instructions that move between machines, so the searches
-    # compared differ by far more than that.
+    # A search's first call pays one-time costs (imports, memos built), and the two runs
+    # subtracted differ by up to tens of millions of instructions on a busy machine
+    # (5 samples measure about 36 million here, 600 about 960 million, 2,000 about 2.9
+    # billion). So the check is that the count follows the work, with room for that noise:
+    # 595 more samples a move add far more than the noise, and 5 are a small part of 600.
     small = script.count_instructions("briscola", 2, 1, 5)
     more = script.count_instructions("briscola", 2, 1, 600)
-    assert small > 0 and small + 50_000_000 < more
+    assert more - small > 500_000_000
+    assert small < more // 5
