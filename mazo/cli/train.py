@@ -38,11 +38,11 @@ __all__ = ["add_parser", "run", "train_game"]
 
 SUMMARY = "train a policy/value network for a game (torch)"
 DESCRIPTION = """\
-Train a small policy/value network for one game: the normal heuristic plays itself for
---deals deals (seeded), every decision is recorded (the seat's encoder vector, its legal
-actions, the action taken, the deal's outcome for its side), and a two-layer MLP learns
-to choose as the heuristic does (policy head) and to predict the deal's points margin
-and winner (value head), on CPU with torch. The weights go to OUT/GAME-Np.npz (N the
+Train a small policy/value network for one game: the normal heuristic (or --bot) plays
+itself for --deals deals (seeded), every decision is recorded (the seat's encoder vector,
+its legal actions, the action taken, the deal's outcome for its side), and a two-layer
+MLP learns to choose as that bot does (policy head) and to predict the deal's points
+margin and winner (value head), on CPU with torch. The weights go to OUT/GAME-Np.npz (N the
 player count: briscola-4p.npz; float32, read by mazo.nets with numpy alone), with
 OUT/GAME-Np.json recording how they were made; a checkpoint OUT/GAME-Np.ckpt.pt is saved
 after every epoch (--resume continues from it).
@@ -129,10 +129,19 @@ def add_parser(subparsers: Any) -> None:
         "the same head with two players",
     )
     p.add_argument(
+        "--bot",
+        default="normal",
+        metavar="BOT",
+        help="the bot on every seat of the self-play (normal), with its options as in "
+        "mazo tournament; with --teacher normal the policy learns its moves: "
+        "--bot expert:iterations=100 --init shipped is a generation of expert iteration "
+        "(the net learns the search's choices)",
+    )
+    p.add_argument(
         "--teacher",
         choices=("normal", "rollouts", "search"),
         default="normal",
-        help="what the policy head learns: the heuristic's move (normal), each move's "
+        help="what the policy head learns: the self-play bot's move (normal), each move's "
         "value played out on the real cards (rollouts) or by the expert's search of the "
         "seat's observation (search; see above)",
     )
@@ -193,6 +202,7 @@ def run(args: argparse.Namespace) -> int:
         if args.cards_by_seat and not args.cards_weight:
             raise CliError("--cards-by-seat shapes the cards head: give --cards-weight too")
         mix = _parse_mix(args.mix)
+        _check_bot(args.bot)
         game = game_from_args(args.game, args.players, args.variant, args.option)
         try:
             import torch  # noqa: F401
@@ -223,6 +233,7 @@ def run(args: argparse.Namespace) -> int:
             init=args.init,
             workers=args.workers,
             mix=mix,
+            bot=args.bot,
         )
         if args.json:
             sys.stdout.write(json.dumps(summary, indent=2) + "\n")
@@ -254,6 +265,7 @@ def train_game(
     init: str | None = None,
     workers: int = 1,
     mix: tuple[tuple[str, float], ...] = (),
+    bot: str = "normal",
 ) -> dict[str, Any]:
     """Self-play, train, export and record (see the module docstring); the summary."""
     # numpy and torch come with the train extra: `mazo` itself (make run, make play)
@@ -298,6 +310,7 @@ def train_game(
             game,
             deals,
             seed,
+            bot=bot,
             progress=p,
             teacher=judge,
             cards="seats" if cards_by_seat and cards_weight else cards_weight > 0,
@@ -340,7 +353,7 @@ def train_game(
         "record": {
             "command": command,
             "seed": seed,
-            "bot": "normal",
+            "bot": bot,
             "teacher": teacher,
             **({"teacher_iterations": teacher_iterations} if teacher == "search" else {}),
             "policy": "imitation" if teacher == "normal" else "advantage",
@@ -442,7 +455,10 @@ def _command(args: argparse.Namespace, game: Game) -> str:
     words += ["--deals", str(args.deals), "--epochs", str(args.epochs)]
     words += ["--seed", str(args.seed), "--hidden", str(args.hidden)]
     words += ["--batch", str(args.batch), "--lr", str(args.lr)]
-    words += ["--value-weight", str(args.value_weight), "--teacher", args.teacher]
+    words += ["--value-weight", str(args.value_weight)]
+    if args.bot != "normal":
+        words += ["--bot", args.bot]
+    words += ["--teacher", args.teacher]
     if args.cards_weight:
         words += ["--cards-weight", str(args.cards_weight)]
         if args.cards_by_seat:
@@ -455,6 +471,16 @@ def _command(args: argparse.Namespace, game: Game) -> str:
         words += ["--init", args.init]
     words += ["--out", args.out]
     return " ".join(shlex.quote(w) for w in words)
+
+
+def _check_bot(spec: str) -> None:
+    """Refuse a ``--bot`` that is none, saying which there are (as ``--mix`` does)."""
+    from mazo.train.mix import check_mix
+
+    try:
+        check_mix(((spec, 1.0),))
+    except (ValueError, RulesError) as err:
+        raise CliError(f"--bot {spec!r}: {err}") from None
 
 
 def _parse_mix(items: list[str]) -> tuple[tuple[str, float], ...]:

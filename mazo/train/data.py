@@ -1,4 +1,6 @@
-"""Self-play data for :mod:`mazo.train`: the ``normal`` heuristic on every seat.
+"""Self-play data for :mod:`mazo.train`: the ``normal`` heuristic on every seat, or any
+bot with its options (``--bot`` in :mod:`mazo.cli.train`: ``expert:iterations=100``
+records the search's moves, a generation of expert iteration's labels).
 
 Whole matches are played (so later deals, with scores on the board, are seen too) until
 ``deals`` deals have ended.  At every decision of the seat to act the record holds the
@@ -183,8 +185,9 @@ def _play_match(
     ids = {deck.format(c): c for c in range(deck.size)}
     nan = float("nan")
     rows = _MatchRows([], [], [], [], [], [], [], [], [])
+    bot_name, bot_options = parse_bot_spec(bot)  # "expert:iterations=100" too
     bots = [
-        make_bot(bot, game, seed=derive_seed(seed, "train-bot", match, s))
+        make_bot(bot_name, game, seed=derive_seed(seed, "train-bot", match, s), **bot_options)
         for s in range(game.players)
     ]
     other = mixed_side(game, seed, match, mix)

@@ -26,7 +26,7 @@ def check_mix(mix: Mix) -> None:
     for spec, share in mix:
         name, _ = parse_bot_spec(spec)  # a malformed spec raises RulesError, saying why
         if name not in list_bots() and ":" not in name:
-            raise ValueError(f"no bot {name!r} to mix in; bots are: {', '.join(list_bots())}")
+            raise ValueError(f"no bot {name!r}; bots are: {', '.join(list_bots())}")
         if not 0 < share <= 1:
             raise ValueError(f"the share of {spec!r} must be above 0 and at most 1, not {share!r}")
     if sum(share for _, share in mix) > 1 + 1e-9:

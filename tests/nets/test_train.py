@@ -113,6 +113,36 @@ def _recorded_decisions(game: mazo.Game, data: Any, seed: int) -> Iterator[tuple
     assert row == len(data)
 
 
+def test_self_play_records_the_moves_of_the_bot_it_is_given() -> None:
+    """``bot`` with options (``--bot expert:iterations=100``: expert iteration's labels):
+    every seat is that bot, seeded as the module says, and the targets are its moves."""
+    from mazo.core.rng import derive_seed
+    from mazo.env.encoding import Encoder
+
+    game = mazo.load_game("briscola", players=2)
+    spec = "ismcts:iterations=4:rollout=plain"
+    data = self_play(game, deals=2, seed=3, bot=spec)
+    plain = self_play(game, deals=2, seed=3)
+    assert len(data) == len(plain) == 2 * 40  # a deal: forty cards played
+    assert not np.array_equal(data.target, plain.target)  # not normal's moves
+    bots = [
+        mazo.make_bot(
+            "ismcts", game, seed=derive_seed(3, "train-bot", 0, s), iterations=4, rollout="plain"
+        )
+        for s in range(2)
+    ]
+    encoder = Encoder(game)
+    state = game.new_match(seed=derive_seed(3, "train-match", 0))
+    taken = []
+    while len(taken) < int((data.match == 0).sum()):
+        seat = state.to_act
+        observation = state.observation(seat)
+        action = bots[seat].choose(observation)
+        taken.append(encoder.legal_ids(observation).index(action))
+        state = state.apply(action, seat=seat)
+    assert taken == data.target[data.match == 0].tolist()
+
+
 def test_a_mix_puts_another_bot_on_one_side_and_learns_only_the_other() -> None:
     """``mix``: in every match (a share of 1) one side, drawn per match, is played by
     ``random`` and none of its decisions is a row: two-player Briscola has 20 decisions
@@ -467,6 +497,15 @@ def test_a_mix_is_recorded(tmp_path: Path) -> None:
     assert "--mix random=0.5 --mix easy=0.25" in record["command"]
 
 
+def test_the_self_play_bot_is_recorded(tmp_path: Path) -> None:
+    flags = ["briscola", "-n", "2", "--deals", "2", "--epochs", "1", "--hidden", "8"]
+    more = ["--bot", "hard:iterations=3", "--out", str(tmp_path), "--json"]
+    assert _train([*flags, *more]) == 0
+    record = json.loads((tmp_path / "briscola-2p.json").read_text())["record"]
+    assert record["bot"] == "hard:iterations=3" and record["policy"] == "imitation"
+    assert "--bot hard:iterations=3 --teacher normal" in record["command"]
+
+
 def test_a_search_teacher_is_recorded(tmp_path: Path) -> None:
     flags = ["briscola", "--deals", "30", "--epochs", "2", "--hidden", "8", "--seed", "2"]
     more = ["--teacher", "search", "--teacher-iterations", "6", "--out", str(tmp_path)]
@@ -557,7 +596,9 @@ def test_bad_flags_are_reported(capsys: pytest.CaptureFixture[str]) -> None:
     assert _train(["briscola", "--mix", "random=1.5"]) == 2
     assert "at most 1 (e.g. random=0.25)" in capsys.readouterr().err
     assert _train(["briscola", "--mix", "chess=0.2"]) == 2
-    assert "--mix: no bot 'chess' to mix in; bots are: easy" in capsys.readouterr().err
+    assert "--mix: no bot 'chess'; bots are: easy" in capsys.readouterr().err
+    assert _train(["briscola", "--bot", "chess"]) == 2
+    assert "--bot 'chess': no bot 'chess'; bots are: easy" in capsys.readouterr().err
     assert _train(["briscola", "--mix", "random=0.6", "--mix", "easy=0.5"]) == 2
     assert (
         "--mix: the mix's shares add up to more than 1 (random=0.6, easy=0.5)"
