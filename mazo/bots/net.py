@@ -2,9 +2,11 @@
 
 It reads its seat's observation, as every bot does: the encoder's vector of it and its
 legal actions.  With ``temperature=0`` (the default) it plays the action with the highest
-logit (ties: the first in the observation's order): for an imitation net (the shipped
-ones) the heuristic's likeliest move, for a net trained with ``mazo train --teacher
-rollouts`` or ``search`` the move whose predicted advantage is highest.  With a positive
+logit (ties: the first in the observation's order): for an imitation net the likeliest
+move of the bot it learned from (the heuristic's for most shipped nets; the expert
+search's for four-player Envite's and Trionfetti's, ``mazo train --bot``), for a net
+trained with ``mazo train --teacher rollouts`` or ``search`` the move whose predicted
+advantage is highest.  With a positive
 temperature it draws from the softmax of the logits divided by it, with its own seeded
 generator.  It never talks (the encoder leaves talk out); where the seat's only legal
 actions are outside what a net plays, it takes the first legal one.

@@ -54,7 +54,8 @@ def test_rollouts_are_the_nets_moves(name: str, players: int) -> None:
         assert end.hand_over or end.match_over
         assert end.record() == _net_line(game, start).record()
         differ += end.record() != heuristic._rollout(start).record()
-    # The net imitates normal: most lines agree, but it is the net that plays them.
+    # The nets learned normal's play (or, Envite's and Trionfetti's, the search's): most
+    # lines agree, but it is the net that plays them.
     assert differ >= 1, "six deals played out alike by the net and the heuristic"
 
 
