@@ -135,7 +135,8 @@ def add_parser(subparsers: Any) -> None:
         help="the bot on every seat of the self-play (normal), with its options as in "
         "mazo tournament; with --teacher normal the policy learns its moves: "
         "--bot expert:iterations=100 --init shipped is a generation of expert iteration "
-        "(the net learns the search's choices)",
+        "(the net learns the search's choices). A search needs a sample count: one that "
+        "thinks for a clock is refused, as its data would differ from run to run",
     )
     p.add_argument(
         "--teacher",
@@ -204,6 +205,7 @@ def run(args: argparse.Namespace) -> int:
         mix = _parse_mix(args.mix)
         _check_bot(args.bot)
         game = game_from_args(args.game, args.players, args.variant, args.option)
+        _check_repeatable(game, args.bot, mix)
         try:
             import torch  # noqa: F401
         except ImportError:
@@ -475,12 +477,24 @@ def _command(args: argparse.Namespace, game: Game) -> str:
 
 def _check_bot(spec: str) -> None:
     """Refuse a ``--bot`` that is none, saying which there are (as ``--mix`` does)."""
-    from mazo.train.mix import check_mix
+    from mazo.train.mix import check_bot
 
     try:
-        check_mix(((spec, 1.0),))
+        check_bot(spec)
     except (ValueError, RulesError) as err:
         raise CliError(f"--bot {spec!r}: {err}") from None
+
+
+def _check_repeatable(game: Game, bot: str, mix: tuple[tuple[str, float], ...]) -> None:
+    """Before torch and the self-play: ``--bot``'s and ``--mix``'s bots take their options
+    and none thinks for a clock (:func:`mazo.train.mix.check_repeatable`)."""
+    from mazo.train.mix import check_repeatable
+
+    for flag, spec in [("--bot", bot), *(("--mix", spec) for spec, _ in mix)]:
+        try:
+            check_repeatable(game, spec)
+        except (ValueError, RulesError) as err:
+            raise CliError(f"{flag} {spec!r}: {err}") from None
 
 
 def _parse_mix(items: list[str]) -> tuple[tuple[str, float], ...]:

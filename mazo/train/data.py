@@ -68,7 +68,7 @@ from mazo.core.rng import derive_seed
 from mazo.env.encoding import Encoder
 from mazo.nets.actions import ActionFeatures
 from mazo.sim.jobs import parse_bot_spec
-from mazo.train.mix import Mix, check_mix, mixed_side
+from mazo.train.mix import Mix, check_mix, check_repeatable, mixed_side
 
 __all__ = ["Dataset", "Teacher", "deal_outcome", "self_play", "teacher_values"]
 
@@ -306,6 +306,8 @@ def self_play(
     if cards not in (False, True, "seats"):
         raise ValueError(f"cards must be False, True or 'seats', not {cards!r}")
     check_mix(mix)  # before any match
+    for spec in [bot, *(spec for spec, _ in mix)]:
+        check_repeatable(game, spec)  # options taken, no clock: the same seed, the same data
     if values is not None and (teacher is not None or workers > 1):
         raise ValueError("values is one judge in this process: use teacher for workers")
     done = 0

@@ -14,19 +14,41 @@ from mazo.core.game import Game
 from mazo.core.rng import Rng, derive_seed
 from mazo.sim.jobs import parse_bot_spec
 
-__all__ = ["Mix", "check_mix", "mixed_side"]
+__all__ = ["Mix", "check_bot", "check_mix", "check_repeatable", "mixed_side"]
 
 Mix = tuple[tuple[str, float], ...]
 
 
+def check_bot(spec: str) -> None:
+    """Refuse a bot spec that names no bot (ValueError, saying which there are): a
+    registered name or a plugin path, with options as mazo tournament takes them (a
+    malformed spec raises RulesError, saying why)."""
+    name, _ = parse_bot_spec(spec)
+    if name not in list_bots() and ":" not in name:
+        raise ValueError(f"no bot {name!r}; bots are: {', '.join(list_bots())}")
+
+
+def check_repeatable(game: Game, spec: str) -> None:
+    """Make the bot once (bad options raise RulesError, saying what is allowed) and refuse
+    one that thinks for a clock (ValueError): its moves, and so the data, would depend on
+    the machine's speed, where the same seed must give the same data."""
+    from mazo.bots import make_bot
+
+    name, options = parse_bot_spec(spec)
+    bot = make_bot(name, game, seed=0, **options)
+    if getattr(bot, "think_ms", 0):
+        raise ValueError(
+            "it thinks for a time budget, so its moves would differ from run to run; "
+            f"give it a sample count instead ({name}:iterations=100)"
+        )
+
+
 def check_mix(mix: Mix) -> None:
     """Refuse a mix that cannot be played, saying what is wrong (ValueError): a bot that
-    is none (a registered name or a plugin path, with options as mazo tournament takes
-    them), a share outside (0, 1], shares adding up to more than 1."""
+    is none (:func:`check_bot`), a share outside (0, 1], shares adding up to more than
+    1."""
     for spec, share in mix:
-        name, _ = parse_bot_spec(spec)  # a malformed spec raises RulesError, saying why
-        if name not in list_bots() and ":" not in name:
-            raise ValueError(f"no bot {name!r}; bots are: {', '.join(list_bots())}")
+        check_bot(spec)
         if not 0 < share <= 1:
             raise ValueError(f"the share of {spec!r} must be above 0 and at most 1, not {share!r}")
     if sum(share for _, share in mix) > 1 + 1e-9:

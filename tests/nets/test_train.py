@@ -125,6 +125,8 @@ def test_self_play_records_the_moves_of_the_bot_it_is_given() -> None:
     plain = self_play(game, deals=2, seed=3)
     assert len(data) == len(plain) == 2 * 40  # a deal: forty cards played
     assert not np.array_equal(data.target, plain.target)  # not normal's moves
+    with pytest.raises(ValueError, match="thinks for a time budget"):
+        self_play(game, deals=1, seed=3, bot="hard")  # a clock: the data would not repeat
     bots = [
         mazo.make_bot(
             "ismcts", game, seed=derive_seed(3, "train-bot", 0, s), iterations=4, rollout="plain"
@@ -599,6 +601,14 @@ def test_bad_flags_are_reported(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--mix: no bot 'chess'; bots are: easy" in capsys.readouterr().err
     assert _train(["briscola", "--bot", "chess"]) == 2
     assert "--bot 'chess': no bot 'chess'; bots are: easy" in capsys.readouterr().err
+    # Options are checked, and a clock refused, before torch and the self-play start.
+    assert _train(["briscola", "--bot", "expert:foo=1"]) == 2
+    assert "--bot 'expert:foo=1': bot 'ismcts' has no option foo" in capsys.readouterr().err
+    assert _train(["briscola", "--bot", "expert"]) == 2
+    err = capsys.readouterr().err
+    assert "--bot 'expert': it thinks for a time budget" in err and "expert:iterations=100" in err
+    assert _train(["briscola", "--mix", "hard=0.2"]) == 2
+    assert "--mix 'hard': it thinks for a time budget" in capsys.readouterr().err
     assert _train(["briscola", "--mix", "random=0.6", "--mix", "easy=0.5"]) == 2
     assert (
         "--mix: the mix's shares add up to more than 1 (random=0.6, easy=0.5)"
