@@ -306,8 +306,8 @@ def self_play(
     if cards not in (False, True, "seats"):
         raise ValueError(f"cards must be False, True or 'seats', not {cards!r}")
     check_mix(mix)  # before any match
-    for spec in [bot, *(spec for spec, _ in mix)]:
-        check_repeatable(game, spec)  # options taken, no clock: the same seed, the same data
+    for who in [bot, *(other for other, _ in mix)]:
+        check_repeatable(game, who)  # options taken, no clock: the same seed, the same data
     if values is not None and (teacher is not None or workers > 1):
         raise ValueError("values is one judge in this process: use teacher for workers")
     done = 0
