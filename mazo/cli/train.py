@@ -203,7 +203,6 @@ def run(args: argparse.Namespace) -> int:
         if args.cards_by_seat and not args.cards_weight:
             raise CliError("--cards-by-seat shapes the cards head: give --cards-weight too")
         mix = _parse_mix(args.mix)
-        _check_bot(args.bot)
         game = game_from_args(args.game, args.players, args.variant, args.option)
         _check_repeatable(game, args.bot, mix)
         try:
@@ -475,19 +474,9 @@ def _command(args: argparse.Namespace, game: Game) -> str:
     return " ".join(shlex.quote(w) for w in words)
 
 
-def _check_bot(spec: str) -> None:
-    """Refuse a ``--bot`` that is none, saying which there are (as ``--mix`` does)."""
-    from mazo.train.mix import check_bot
-
-    try:
-        check_bot(spec)
-    except (ValueError, RulesError) as err:
-        raise CliError(f"--bot {spec!r}: {err}") from None
-
-
 def _check_repeatable(game: Game, bot: str, mix: tuple[tuple[str, float], ...]) -> None:
-    """Before torch and the self-play: ``--bot``'s and ``--mix``'s bots take their options
-    and none thinks for a clock (:func:`mazo.train.mix.check_repeatable`)."""
+    """Before torch and the self-play: ``--bot``'s and ``--mix``'s bots exist, take their
+    options and none thinks for a clock (:func:`mazo.train.mix.check_repeatable`)."""
     from mazo.train.mix import check_repeatable
 
     for flag, spec in [("--bot", bot), *(("--mix", spec) for spec, _ in mix)]:

@@ -29,11 +29,13 @@ def check_bot(spec: str) -> None:
 
 
 def check_repeatable(game: Game, spec: str) -> None:
-    """Make the bot once (bad options raise RulesError, saying what is allowed) and refuse
-    one that thinks for a clock (ValueError): its moves, and so the data, would depend on
-    the machine's speed, where the same seed must give the same data."""
+    """Refuse a bot that is none (:func:`check_bot`), make it once (bad options raise
+    RulesError, saying what is allowed) and refuse one that thinks for a clock
+    (ValueError): its moves, and so the data, would depend on the machine's speed, where
+    the same seed must give the same data."""
     from mazo.bots import make_bot
 
+    check_bot(spec)
     name, options = parse_bot_spec(spec)
     bot = make_bot(name, game, seed=0, **options)
     if getattr(bot, "think_ms", 0):
