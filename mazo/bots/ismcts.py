@@ -126,6 +126,15 @@ Rollout policies (``rollout``):
   shipped nets, which imitate ``normal`` and play a little worse, it measured weaker
   than ``heuristic`` (docs/nets.md, "Session 22"), so no level uses it.
 
+``net_opponents=P`` (with ``paired`` and ``rollout=heuristic``) draws the other side's
+model per world: in a share ``P`` of the worlds the other side's seats play the rollout
+by the game's net (``weights`` names another), in the rest by the heuristic; the bot's
+own side always by the heuristic.  A model for opponents who are neither ``normal`` nor
+the search: the heuristic is the exact model of ``normal``, the net (trained on the
+search's moves) the nearer one of the search.  Measured in four-player Envite at 0.5,
+against ``normal``: 57.5% of the stones where the preset takes 62.0%, paired -0.38
+stones a deal (docs/nets.md, "Session 24"); no level uses it.
+
 Every sample is marked with ``stop_at_deal_end()`` (where the game has it): the line
 ends with the deal in progress, so the move that ends it does not deal the next deal,
 which no rollout plays.
@@ -134,7 +143,12 @@ The tree may be cut to ``depth`` levels (1 = flat Monte Carlo over the bot's mov
 ``guide`` (0-1, default 0 = off) keeps the game's heuristic move unless the search found
 one better by more than ``guide`` plus one standard error in mean reward: where the
 heuristic knows much that rollouts do not, a small search otherwise trades good moves for
-noise.
+noise.  ``hint=net`` makes the kept move the game's net's instead (its policy's argmax
+among the searched moves; ``weights`` names another net; a seat the net has nothing for
+keeps the heuristic's; with ``guide`` 0 nothing is kept and no net is read): a net
+trained by expert iteration on the search's own choices
+(``mazo train --bot expert``) is the search's verdict averaged over many positions, less
+noisy than one search's.
 
 Perfect information: where the observation pins the whole state down (2-player Briscola
 with the stock empty, 2-player Escoba's last round...), :mod:`mazo.bots.solver` plays the
@@ -179,6 +193,7 @@ __all__ = [
     "outcome_reward",
     "parse_ismcts_options",
     "points_per_game",
+    "policy_net",
     "prior_net",
     "value_net",
 ]
@@ -203,6 +218,8 @@ OPTIONS = (
     "prior",
     "weights",
     "answers",
+    "hint",
+    "net_opponents",
 )
 
 
@@ -325,6 +342,18 @@ def parse_ismcts_options(options: dict[str, Any], defaults: dict[str, Any]) -> d
         raise RulesError(f"ismcts prior must be a number >= 0 (worlds), not {prior!r}")
     if prior and not out["paired"]:
         raise RulesError("ismcts prior weighs the net beside a paired search: set paired=true")
+    if out["hint"] not in ("heuristic", "net"):
+        raise RulesError(f"ismcts hint must be 'heuristic' or 'net', not {out['hint']!r}")
+    share = out["net_opponents"]
+    if type(share) not in (int, float) or not 0 <= share <= 1:
+        raise RulesError(
+            f"ismcts net_opponents must be a number in [0, 1] (a share of worlds), not {share!r}"
+        )
+    if share and not (out["paired"] and out["rollout"] == "heuristic"):
+        raise RulesError(
+            "ismcts net_opponents draws the other side's rollout policy per world of a "
+            "paired search with the heuristic's rollouts: set paired=true and rollout=heuristic"
+        )
     weights = out["weights"]
     if weights is not None and not (isinstance(weights, str) and weights):
         raise RulesError(f"ismcts weights={weights!r}: a folder or .npz path of a net")
@@ -349,6 +378,8 @@ DEFAULTS: dict[str, Any] = {
     "prior": 0,
     "weights": None,
     "answers": "heuristic",
+    "hint": "heuristic",
+    "net_opponents": 0.0,
 }
 
 NET_POWER = 0.5  # infer=both: the net's odds to this power, beside the play reader's
@@ -464,6 +495,11 @@ def rollout_nets(game: Game, seed: int, weights: str | None = None) -> list[Bot]
         other.rng = Rng(derive_seed(seed, f"rollout-net-{seat}"))
         bots.append(other)
     return bots
+
+
+def policy_net(game: Game, weights: str | None = None) -> Any:
+    """The game's shipped net (or ``weights``) for its policy (``hint=net``)."""
+    return _game_net(game, weights, "hint=net")
 
 
 def prior_net(game: Game, weights: str | None = None) -> Any:
@@ -595,6 +631,11 @@ class ISMCTSBot:
         self.net: Any = None
         if self.prior:
             self.net = prior_net(game, opts["weights"])
+        # hint=net: the net whose policy names the move the guide keeps (none without a
+        # guide: guide=0 over a preset with hint=net plays the search's best, no net).
+        self.hint_net: Any = None
+        if opts["hint"] == "net" and self.guide:
+            self.hint_net = policy_net(game, opts["weights"])
         # answers=net: the game's rule for answering raises by its net's value head.
         self.answerer: Callable[[Game, Any, Observation, Rng], int | None] | None = None
         self.answer_net: Any = None
@@ -633,6 +674,16 @@ class ISMCTSBot:
             self.playout = playout_for(game)
         if self.rollout_name == "net":
             self.policies = rollout_nets(game, seed, opts["weights"])
+        # net_opponents: in this share of the worlds the other side's seats roll out by
+        # the net, drawn per world from a generator of its own (every other draw as
+        # without the option, so a paired comparison with the plain search holds).
+        self.net_share = float(opts["net_opponents"])
+        self.net_policies: list[Bot] | None = None
+        self.share_random = random.Random(derive_seed(seed, "net-opponents"))
+        if self.net_share:
+            self.net_policies = rollout_nets(game, seed, opts["weights"])
+        self.net_choosers: list[Callable[[State], int]] = []
+        self.by_net = False  # this world's other side rolls out by the net
         if self.rollout_name == "heuristic":
             self.policies = self._heuristics()
             if self.signals:
@@ -784,11 +835,9 @@ class ISMCTSBot:
         )
         if self.guide:
             assert self.guide_bot is not None
-            if hint is None:
-                try:
-                    hint = self.guide_bot.choose(observation)
-                except RulesError:  # a heuristic asked out of turn may have nothing to say
-                    return best
+            hint = self._kept_move(observation, moves, hint)
+            if hint is None:  # a heuristic asked out of turn may have nothing to say
+                return best
             if hint != best and not _clearly_better(
                 children.get(best), children.get(hint), self.guide
             ):
@@ -834,6 +883,29 @@ class ISMCTSBot:
             make_heuristic(game, self.random.getrandbits(64), **options)
             for _ in range(game.players)
         ]
+
+    def _kept_move(
+        self, observation: Observation, moves: list[int], hint: int | None
+    ) -> int | None:
+        """The move ``guide`` keeps unless a rival beats it clearly: the net's choice
+        among ``moves`` (``hint=net``: its policy's argmax), else ``hint`` (the
+        heuristic's move, where the search already asked it), else the heuristic's."""
+        if self.hint_net is not None:
+            from mazo.nets import NetError
+
+            wanted = set(moves)
+            try:
+                legal, ev = self.hint_net.evaluate(observation, with_value=False)
+                scored: list[tuple[int, float]] = [
+                    (a, x) for a, x in zip(legal, ev.logits, strict=True) if a in wanted
+                ]
+            except NetError:  # the seat has nothing the net plays
+                scored = []
+            if scored:  # the first of equal logits, as the net level plays
+                return max(scored, key=lambda pair: pair[1])[0]
+        if hint is None:
+            hint = self._heuristic_move(observation)
+        return hint
 
     def _heuristic_move(self, observation: Observation) -> int | None:
         """The guiding heuristic's move, or None where it has nothing to say."""
@@ -1140,6 +1212,8 @@ class ISMCTSBot:
             here = set(state.legal_actions(seat))
             own = state.to_act == seat
             draw = outer.getrandbits(64)
+            if self.net_share:
+                self.by_net = self.share_random.random() < self.net_share
             played = 0
             for i, action in enumerate(moves):
                 if action not in here:
@@ -1167,6 +1241,7 @@ class ISMCTSBot:
             if not played:
                 break  # no move of the seat's fits a sample: nothing to learn
         self.random = outer
+        self.by_net = False
         self.last_iterations = done
         self.last_paired = per_move
         self.last_worlds = worlds
@@ -1185,8 +1260,7 @@ class ISMCTSBot:
         best = max(moves, key=mean)
         if not self.guide:
             return best
-        if hint is None:
-            hint = self._heuristic_move(observation)
+        hint = self._kept_move(observation, moves, hint)
         if hint is None or hint == best or hint not in index:
             return best
         both = (1 << index[best]) | (1 << index[hint])
@@ -1277,14 +1351,23 @@ class ISMCTSBot:
         self.choosers = out
         make_fast = hook(self.game, "fast_rollout")  # None for other policies (nets)
         self.fast_rollout = None if make_fast is None else make_fast(seated)
+        if self.net_policies is not None:
+            # net_opponents: the same seats, the other side's by the net.
+            self.net_choosers = [
+                _observing(net) if self.side_of[seat] != self.side else out[seat]
+                for seat, net in enumerate(self.net_policies)
+            ]
 
     def _heuristic_rollout(self, state: State) -> State:
-        fast = self.fast_rollout
-        if fast is not None:
-            end = fast(state)
-            if end is not None:
-                return end
-        choosers = self.choosers
+        if self.by_net:
+            choosers = self.net_choosers
+        else:
+            fast = self.fast_rollout
+            if fast is not None:
+                end = fast(state)
+                if end is not None:
+                    return end
+            choosers = self.choosers
         for _ in range(MAX_ROLLOUT):
             if state.hand_over or state.match_over:
                 break

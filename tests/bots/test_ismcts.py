@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import mazo
+from mazo.bots.base import legal_ids
 from mazo.bots.heuristic.envite import ALL_CARDS
 from mazo.bots.ismcts import (
     ISMCTSBot,
@@ -813,6 +814,100 @@ def test_prior_options_are_checked(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(nets, "load_net", lambda game, weights: imitation)
     with pytest.raises(mazo.RulesError, match="--teacher rollouts"):
         ISMCTSBot(game, 1, prior=4, paired=True)
+
+
+def test_hint_net_keeps_the_nets_move_unless_a_rival_beats_it_clearly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``hint=net``: the move ``guide`` keeps is the net's argmax among the searched
+    moves.  With a guide no rival can pass (1: a whole reward), the bot plays the net's
+    favourite; with a guide any rival passes, the search's best, as without a hint."""
+    import mazo.bots.ismcts as ismcts
+
+    game, state = _opening(players=2)
+    obs = state.observation(state.to_act)
+    moves = state.legal_actions()
+    plain = ISMCTSBot(game, 3, iterations=60, paired=True, depth=1, rollout="heuristic")
+    searched = plain.choose(obs)
+    heuristic = mazo.make_bot("normal", game, seed=3).choose(obs)
+    favourite = next(a for a in moves if a not in (searched, heuristic))
+    logits = {a: (5.0 if a == favourite else 1.0) for a in moves}
+    monkeypatch.setattr(ismcts, "policy_net", lambda game, weights: _FixedNet(logits))
+    kept = ISMCTSBot(
+        game, 3, iterations=60, paired=True, depth=1, rollout="heuristic", guide=1, hint="net"
+    )
+    assert kept.choose(obs) == favourite
+    assert kept.last_paired == plain.last_paired  # the same worlds: only the choice moved
+    by_heuristic = ISMCTSBot(
+        game, 3, iterations=60, paired=True, depth=1, rollout="heuristic", guide=1
+    )
+    assert by_heuristic.choose(obs) == heuristic
+    tree = ISMCTSBot(game, 3, iterations=60, depth=1, rollout="heuristic", guide=1, hint="net")
+    assert tree.choose(obs) == favourite
+    # The net's move among the moves searched: a favourite outside them is passed over.
+    logits[10_000] = 99.0
+    assert kept.choose(obs) == favourite
+
+
+def test_hint_options_are_checked() -> None:
+    game = mazo.load_game("briscola", players=2)
+    with pytest.raises(mazo.RulesError, match="hint must be 'heuristic' or 'net'"):
+        ISMCTSBot(game, 1, hint="search", guide=0.1)
+    # Without a guide nothing is kept: no net is read.
+    assert ISMCTSBot(game, 1, hint="net").hint_net is None
+
+
+class _SeatLog:
+    """A stand-in rollout net: plays the first legal move and logs the seats it plays."""
+
+    def __init__(self, game: Any, log: list[int]) -> None:
+        self.game, self.log = game, log
+
+    def choose(self, observation: Any) -> int:
+        self.log.append(observation["seat"])
+        return legal_ids(self.game, observation)[0]
+
+
+def test_net_opponents_roll_out_the_other_side_by_the_net_in_a_share_of_worlds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``net_opponents=P``: in a share P of the worlds (drawn per world) the other side's
+    seats play the rollouts by the net; the searching side always by the heuristic, and
+    with P = 0 the search is the plain one, world for world."""
+    import mazo.bots.ismcts as ismcts
+
+    game, state = _opening(players=4)
+    seat = state.to_act
+    obs = state.observation(seat)
+    log: list[int] = []
+    monkeypatch.setattr(
+        ismcts, "rollout_nets", lambda game, seed, weights: [_SeatLog(game, log)] * 4
+    )
+    options = dict(iterations=200, paired=True, depth=1, rollout="heuristic", solver=False)
+    plain = ISMCTSBot(game, 3, **options)
+    plain.choose(obs)
+    assert not log
+    ISMCTSBot(game, 3, net_opponents=0, **options).choose(obs)
+    assert not log
+    side = game.info.side_of[seat]
+    always = ISMCTSBot(game, 3, net_opponents=1, **options)
+    always.choose(obs)
+    assert log and {game.info.side_of[s] for s in log} == {1 - side}
+    assert always.last_paired != plain.last_paired  # the net's rollouts changed the lines
+    calls_always = len(log)
+    log.clear()
+    ISMCTSBot(game, 3, net_opponents=0.5, **options).choose(obs)
+    assert 0.3 * calls_always < len(log) < 0.7 * calls_always
+
+
+def test_net_opponents_options_are_checked() -> None:
+    game = mazo.load_game("briscola", players=2)
+    with pytest.raises(mazo.RulesError, match="net_opponents must be a number in"):
+        ISMCTSBot(game, 1, net_opponents=2, paired=True, rollout="heuristic")
+    with pytest.raises(mazo.RulesError, match="set paired=true and rollout=heuristic"):
+        ISMCTSBot(game, 1, net_opponents=0.5, rollout="heuristic")
+    with pytest.raises(mazo.RulesError, match="set paired=true and rollout=heuristic"):
+        ISMCTSBot(game, 1, net_opponents=0.5, paired=True)
 
 
 def test_search_values_are_the_paired_means_of_the_search() -> None:
