@@ -84,18 +84,21 @@ def search_preset(game: Game) -> dict[str, Any]:
         del preset["prior"]
     if preset.get("infer") in ("net", "both") and not _net_fits(game, "cards"):
         preset.update(getattr(module, "SEARCH_WITHOUT_NET", {"infer": "none"}))
+    if preset.get("hint") == "net" and not _net_fits(game, "policy"):
+        preset.update(getattr(module, "SEARCH_WITHOUT_NET", {"hint": "heuristic"}))
     return preset
 
 
 def _net_fits(game: Game, use: str) -> bool:
     """Whether the game's shipped net can serve the search here, as its prior (``use``
-    ``"prior"``: a net trained with ``--teacher rollouts``) or to weigh its samples
-    (``"cards"``: a net with a cards head, ``infer=net`` or ``both``): numpy is
-    installed (the ``cli``, ``server`` and ``rl`` extras) and the net was trained for
-    this player count and rules layout.  Elsewhere the search levels play without it
-    (the game's ``SEARCH_WITHOUT_NET`` settings replace ``infer=net`` or ``both``; a
+    ``"prior"``: a net trained with ``--teacher rollouts``), to weigh its samples
+    (``"cards"``: a net with a cards head, ``infer=net`` or ``both``) or to name the
+    move the guide keeps (``"policy"``: any net, ``hint=net``): numpy is installed (the
+    ``cli``, ``server`` and ``rl`` extras) and the net was trained for this player count
+    and rules layout.  Elsewhere the search levels play without it (the game's
+    ``SEARCH_WITHOUT_NET`` settings replace ``infer=net``, ``both`` or ``hint=net``; a
     warning says so where numpy alone is missing)."""
-    from mazo.bots.ismcts import cards_net, prior_net
+    from mazo.bots.ismcts import cards_net, policy_net, prior_net
 
     if importlib.util.find_spec("numpy") is None:
         warnings.warn(
@@ -105,7 +108,7 @@ def _net_fits(game: Game, use: str) -> bool:
         )
         return False
     try:
-        (prior_net if use == "prior" else cards_net)(game)
+        {"prior": prior_net, "cards": cards_net, "policy": policy_net}[use](game)
     except RulesError:
         return False
     return True

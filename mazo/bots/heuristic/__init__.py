@@ -15,9 +15,10 @@ game adds its file and nothing else.  Its hooks (module attributes):
     ISMCTS settings the search levels (hard, expert) use for the game, on top of their
     budget and the flat heuristic search (:func:`mazo.bots.levels.search_preset`).
 ``SEARCH_WITHOUT_NET`` (optional)
-    The settings that replace a preset's ``infer=net`` (or ``both``) where the game's
-    shipped net cannot weigh the samples (no numpy, no cards head for this player count
-    or layout); ``{"infer": "none"}`` without it.
+    The settings that replace a preset's ``infer=net`` (or ``both``) or ``hint=net``
+    where the game's shipped net cannot serve (no numpy, no net or no cards head for
+    this player count or layout); ``{"infer": "none"}`` or ``{"hint": "heuristic"}``
+    without it.
 ``perfect_information(game, observation) -> bool`` (optional)
     True only when a single state fits the observation (:mod:`mazo.bots.solver`);
     without it the solver never runs.
