@@ -515,6 +515,19 @@ def prior_net(game: Game, weights: str | None = None) -> Any:
     return net
 
 
+def _net_logits(net: Any, observation: Observation, moves: list[int]) -> dict[int, float]:
+    """``net``'s logit of each of ``moves`` it reads from ``observation``, in the order of
+    its legal ids; empty where the seat has nothing the net plays (only talk)."""
+    from mazo.nets import NetError
+
+    try:
+        legal, ev = net.evaluate(observation, with_value=False)
+    except NetError:
+        return {}
+    wanted = set(moves)
+    return {a: x for a, x in zip(legal, ev.logits, strict=True) if a in wanted}
+
+
 def _played(per_move: dict[int, list[float]], worlds: list[int]) -> dict[int, list[float]]:
     """Each move's rewards from the worlds it was played out in (``per_move`` lists hold
     a 0 where the move was not legal; the keys' order is the moves' bit order)."""
@@ -679,9 +692,9 @@ class ISMCTSBot:
         # without the option, so a paired comparison with the plain search holds).
         self.net_share = float(opts["net_opponents"])
         self.net_policies: list[Bot] | None = None
-        self.share_random = random.Random(derive_seed(seed, "net-opponents"))
         if self.net_share:
             self.net_policies = rollout_nets(game, seed, opts["weights"])
+            self.share_random = random.Random(derive_seed(seed, "net-opponents"))
         self.net_choosers: list[Callable[[State], int]] = []
         self.by_net = False  # this world's other side rolls out by the net
         if self.rollout_name == "heuristic":
@@ -891,18 +904,9 @@ class ISMCTSBot:
         among ``moves`` (``hint=net``: its policy's argmax), else ``hint`` (the
         heuristic's move, where the search already asked it), else the heuristic's."""
         if self.hint_net is not None:
-            from mazo.nets import NetError
-
-            wanted = set(moves)
-            try:
-                legal, ev = self.hint_net.evaluate(observation, with_value=False)
-                scored: list[tuple[int, float]] = [
-                    (a, x) for a, x in zip(legal, ev.logits, strict=True) if a in wanted
-                ]
-            except NetError:  # the seat has nothing the net plays
-                scored = []
-            if scored:  # the first of equal logits, as the net level plays
-                return max(scored, key=lambda pair: pair[1])[0]
+            logits = _net_logits(self.hint_net, observation, moves)
+            if logits:  # the first of equal logits, as the net level plays
+                return max(logits, key=logits.__getitem__)
         if hint is None:
             hint = self._heuristic_move(observation)
         return hint
@@ -1282,14 +1286,7 @@ class ISMCTSBot:
     def _advantages(self, observation: Observation, moves: list[int]) -> dict[int, float]:
         """The net's advantage of each of ``moves`` it reads (``prior``), centred on
         their mean; none where the net has nothing to say."""
-        from mazo.nets import NetError
-
-        try:
-            legal, ev = self.net.evaluate(observation, with_value=False)
-        except NetError:
-            return {}
-        wanted = set(moves)
-        got = {a: x for a, x in zip(legal, ev.logits, strict=True) if a in wanted}
+        got = _net_logits(self.net, observation, moves)
         if len(got) < 2:
             return {}
         centre = sum(got.values()) / len(got)
