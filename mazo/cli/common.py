@@ -9,12 +9,14 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
+import importlib.util
 import json
 import re
 import secrets
 import shutil
 import sys
 import textwrap
+import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO, TypeVar
 
@@ -44,6 +46,7 @@ __all__ = [
     "parse_option_values",
     "print_json",
     "print_table",
+    "progress_mode",
     "raw_formatter",
     "reported",
     "seat_or_spectator",
@@ -466,17 +469,18 @@ def add_batch_flags(
 _BATCH_SEED = "seed for all deals and bots (default: random, printed with the results)"
 
 
-def batch_start(args: argparse.Namespace, what: str = "") -> tuple[Game, int, bool]:
+def batch_start(args: argparse.Namespace, what: str = "") -> tuple[Game, int, str | None]:
     """What a batch command reads first from its flags: the game, the seed (random when
-    not given) and whether to show a progress bar; ``--games`` must be positive (``what``
-    says what it counts), and ``--address`` goes with ``--backend ray`` only."""
+    not given) and how to show progress (:func:`progress_mode`); ``--games`` must be
+    positive (``what`` says what it counts), and ``--address`` goes with ``--backend
+    ray`` only."""
     game = game_from_args(args.game, args.players, args.variant, args.option)
     if args.games < 1:
         raise CliError(f"--games{what} must be at least 1, not {args.games}")
     if args.address is not None and args.backend != "ray":
         raise CliError("--address names a Ray cluster: use it with --backend ray")
     seed = args.seed if args.seed is not None else secrets.randbits(32)
-    return game, seed, not args.json and not args.no_progress and isatty(sys.stderr)
+    return game, seed, progress_mode(args)
 
 
 def reported(command: str, out: Output, body: Callable[[], int]) -> int:
@@ -554,7 +558,11 @@ def add_rules_flags(p: argparse.ArgumentParser) -> None:
 
 def add_listing_flags(p: argparse.ArgumentParser) -> None:
     """The flags that list what a batch command accepts, and its quiet switch."""
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress on stderr (a bar on a terminal, else lines)",
+    )
     p.add_argument("--list-options", action="store_true", help="list the game's options and exit")
     p.add_argument("--list-bots", action="store_true", help="list the bots and exit")
 
@@ -575,13 +583,85 @@ def listed(out: Output, args: argparse.Namespace) -> bool:
 _T = TypeVar("_T")
 
 
+def progress_mode(args: argparse.Namespace) -> str | None:
+    """How a long command shows its progress on stderr: ``"bar"`` (a rich bar) on a
+    terminal, ``"lines"`` (a plain line now and then: a log file of a job left running,
+    or a terminal without rich), None with ``--json`` or ``--no-progress``."""
+    if args.json or args.no_progress:
+        return None
+    if isatty(sys.stderr) and importlib.util.find_spec("rich") is not None:
+        return "bar"
+    return "lines"
+
+
+class ProgressLines:
+    """Progress as plain lines on ``stream`` for a log: ``label: done/total (p%),
+    elapsed, about how long is left``, written at each tenth of the work (but not within
+    ``gap`` seconds of the line before: a job of seconds writes only its end), at least
+    every ``every`` seconds while it moves, and once at the end.  ``clock`` is wall
+    time: what a reader of the log waits."""
+
+    def __init__(
+        self,
+        label: str,
+        stream: TextIO,
+        every: float = 60.0,
+        gap: float = 5.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.label = label
+        self.stream = stream
+        self.every = every
+        self.gap = gap
+        self.clock = clock
+        self.start = clock()
+        self.last = self.start
+        self.tenth = 0
+        self.written = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        now = self.clock()
+        tenth = 10 * done // total if total > 0 else 0
+        since = now - self.last
+        due = done >= total or since >= self.every or (tenth > self.tenth and since >= self.gap)
+        if not due or done == self.written:
+            return
+        self.tenth, self.last, self.written = tenth, now, done
+        elapsed = now - self.start
+        text = f"{self.label}: {done}/{total}"
+        if total > 0:
+            text += f" ({100 * done // total}%)"
+        text += f", {_duration(elapsed)} elapsed"
+        if 0 < done < total:
+            text += f", about {_duration(elapsed * (total - done) / done)} left"
+        self.stream.write(text + "\n")
+        self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    """``42s``, ``3m05s``, ``1h02m``: a duration as a log line says it."""
+    s = round(seconds)
+    if s < 60:
+        return f"{s}s"
+    if s < 3600:
+        return f"{s // 60}m{s % 60:02d}s"
+    return f"{s // 3600}h{s % 3600 // 60:02d}m"
+
+
 def with_progress(
-    show: bool, label: str, total: int, run: Callable[[Callable[[int, int], None] | None], _T]
+    show: bool | str | None,
+    label: str,
+    total: int,
+    run: Callable[[Callable[[int, int], None] | None], _T],
 ) -> _T:
-    """``run(progress)`` under a rich progress bar on stderr when ``show``, else
-    ``run(None)``; ``progress(done, total)`` moves the bar."""
+    """``run(progress)`` with its progress shown on stderr, ``progress(done, total)``
+    moving it: a rich bar when ``show`` is ``"bar"`` or true (and rich is there), plain
+    lines (:class:`ProgressLines`) when it is ``"lines"``; ``run(None)`` when it is
+    false or None."""
     if not show:
         return run(None)
+    if show == "lines" or importlib.util.find_spec("rich") is None:
+        return run(ProgressLines(label, sys.stderr))
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 

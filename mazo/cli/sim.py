@@ -1,7 +1,8 @@
 """``mazo sim``: bots play many matches against each other; win rates with 95% intervals.
 
-The work is done by :func:`mazo.sim.run`; this module parses flags, shows a progress bar
-on stderr (only on a terminal) and prints a table, or JSON alone with ``--json``.
+The work is done by :func:`mazo.sim.run`; this module parses flags, shows progress on
+stderr (a bar on a terminal, plain lines in a log) and prints a table, or JSON alone
+with ``--json``.
 """
 
 from __future__ import annotations
@@ -160,7 +161,7 @@ def _simulate(
     game: Any,
     seed: int,
     bot_options: dict[str, Any],
-    show_progress: bool,
+    show_progress: str | None,
 ) -> SimResult:
     common: dict[str, Any] = {
         "games": args.games,

@@ -1,8 +1,8 @@
 """``mazo tournament``: a round robin between bots on duplicate deals, with Elo ratings.
 
 The work is done by :func:`mazo.sim.tournament.run_tournament`; this module parses flags,
-shows a progress bar on stderr (only on a terminal), prints tables (or JSON alone with
-``--json``) and draws the ``--plot`` PNG with :mod:`mazo.sim.plot`.
+shows progress on stderr (a bar on a terminal, plain lines in a log), prints tables (or
+JSON alone with ``--json``) and draws the ``--plot`` PNG with :mod:`mazo.sim.plot`.
 """
 
 from __future__ import annotations
@@ -196,7 +196,7 @@ def _play(
     games: int,
     seed: int,
     workers: int,
-    show_progress: bool,
+    show_progress: str | None,
     backend: str = "local",
     address: str | None = None,
     unit: str = "match",

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import importlib.util
 import json
 import os
 import platform
@@ -28,7 +27,7 @@ from .common import (
     Output,
     add_rules_flags,
     game_from_args,
-    isatty,
+    progress_mode,
     raw_formatter,
     reported,
     with_progress,
@@ -183,7 +182,11 @@ def add_parser(subparsers: Any) -> None:
         help="play the self-play's matches in N processes (1); the data is the same",
     )
     p.add_argument("--json", action="store_true", help="print only a JSON summary on stdout")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress on stderr (a bar on a terminal, else lines)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -212,8 +215,7 @@ def run(args: argparse.Namespace) -> int:
                 "mazo train needs torch, which is in the train extra: pip install 'mazo[train]'",
                 code=1,
             ) from None
-        show = not args.json and not args.no_progress and isatty(sys.stderr)
-        show = show and importlib.util.find_spec("rich") is not None  # the bar is rich's
+        show = progress_mode(args)
         summary = train_game(
             game,
             deals=args.deals,
@@ -259,7 +261,7 @@ def train_game(
     cards_by_seat: bool = False,
     out_dir: Path,
     resume: bool = False,
-    show: bool = False,
+    show: str | None = None,
     command: str = "",
     teacher: str = "normal",
     teacher_iterations: int = 100,
