@@ -22,8 +22,8 @@ moves are compared on the same cards), its playouts are the game's heuristic for
 seat (playing a two-player sample's last tricks exactly in Briscola and Escoba), the
 reward is the game's own (``search_reward``: the deal won blended with its points
 margin) or its points, and the heuristic's own move is kept unless another gains
-clearly more on the same worlds (``guide``); in four-player Envite and Trionfetti the
-shipped net's move is the one kept (``hint=net``; a net trained on this search's own
+clearly more on the same worlds (``guide``); in Envite (four and eight players) and
+Trionfetti the shipped net's move is the one kept (``hint=net``; a net trained on this search's own
 moves, the heuristic's move where it cannot serve).  In effect the search level is the
 heuristic improved by looking ahead with itself.  In two-player Briscola the samples
 are resampled by how likely the opponent's last plays were with their cards, times the

@@ -4,7 +4,7 @@ It reads its seat's observation, as every bot does: the encoder's vector of it a
 legal actions.  With ``temperature=0`` (the default) it plays the action with the highest
 logit (ties: the first in the observation's order): for an imitation net the likeliest
 move of the bot it learned from (the heuristic's for most shipped nets; the expert
-search's for four-player Envite's and Trionfetti's, ``mazo train --bot``), for a net
+search's for Envite's (four and eight players) and Trionfetti's, ``mazo train --bot``), for a net
 trained with ``mazo train --teacher rollouts`` or ``search`` the move whose predicted
 advantage is highest.  With a positive
 temperature it draws from the softmax of the logits divided by it, with its own seeded

@@ -11,8 +11,8 @@ actions.  It says which action the heuristic it was trained on would play (its p
 and how the deal will end for the seat's side (its value: the points margin, -1..1, and
 the chance of taking the most points); a net trained with a cards head also says, per
 card, the chance that an opponent holds it (:meth:`GameNet.opponent_cards`), which the
-search levels read to weigh their samples (Briscola); in four-player Envite and
-Trionfetti the search levels keep the net's move unless another is clearly better
+search levels read to weigh their samples (Briscola); in Envite (four and eight
+players) and Trionfetti the search levels keep the net's move unless another is clearly better
 (ISMCTS ``hint=net``).  docs/nets.md tells the whole story.
 
 Nets are found through the game registry by the game's name; each is trained for one

@@ -220,19 +220,20 @@ def test_hint_net_in_a_preset_falls_back_where_the_net_does_not_fit(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Envite's preset keeps the net's move (``hint=net``) where the shipped net covers
-    the player count (four), and plays its ``SEARCH_WITHOUT_NET`` settings (the guide
-    off, the heuristic's hint) at eight and without numpy, with a warning there; the
-    search levels built from it carry the net or not."""
+    the player count (four and eight), and plays its ``SEARCH_WITHOUT_NET`` settings (the
+    guide off, the heuristic's hint) at six, which has no net, and without numpy, with a
+    warning there; the search levels built from it carry the net or not."""
     import importlib.util
 
     from mazo.bots.levels import search_preset
 
-    four, eight = (mazo.load_game("envite", players=n) for n in (4, 8))
+    four, six, eight = (mazo.load_game("envite", players=n) for n in (4, 6, 8))
     assert (search_preset(four)["hint"], search_preset(four)["guide"]) == ("net", 0.001)
-    assert (search_preset(eight)["hint"], search_preset(eight)["guide"]) == ("heuristic", 0.0)
+    assert (search_preset(eight)["hint"], search_preset(eight)["guide"]) == ("net", 0.001)
+    assert (search_preset(six)["hint"], search_preset(six)["guide"]) == ("heuristic", 0.0)
     trionfetti = mazo.load_game("trionfetti", players=4)
     assert search_preset(trionfetti)["hint"] == "net"
-    for game, has_net in ((four, True), (eight, False), (trionfetti, True)):
+    for game, has_net in ((four, True), (six, False), (eight, True), (trionfetti, True)):
         bot: Any = mazo.make_bot("expert", game, seed=1)
         assert (bot.hint_net is not None) == has_net, game
     real = importlib.util.find_spec

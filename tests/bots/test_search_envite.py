@@ -203,13 +203,13 @@ def test_search_reward_is_the_presets_and_the_preset_plays_legal_moves() -> None
     from mazo.bots.heuristic.envite import SEARCH_PRESET, SEARCH_WITHOUT_NET
     from mazo.bots.levels import search_preset
 
-    for players in (4, 8):
+    for players in (4, 6, 8):
         game = mazo.load_game("envite", players=players)
         preset = search_preset(game)
-        # Four players' net names the kept move; eight players have no net.
-        want = SEARCH_PRESET if players == 4 else {**SEARCH_PRESET, **SEARCH_WITHOUT_NET}
+        # Four and eight players' nets name the kept move; six players have no net.
+        want = SEARCH_PRESET if players != 6 else {**SEARCH_PRESET, **SEARCH_WITHOUT_NET}
         assert preset["paired"] is True and preset == {**preset, **want}
-        assert preset["hint"] == ("net" if players == 4 else "heuristic")
+        assert preset["hint"] == ("heuristic" if players == 6 else "net")
         expert = mazo.make_bot("expert", game, seed=1)
         assert (expert.reward_name, expert.margin) == ("game", 0.0)  # type: ignore[attr-defined]
         assert expert.game_reward is not None  # type: ignore[attr-defined]

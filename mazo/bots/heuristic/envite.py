@@ -1721,7 +1721,11 @@ def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
 # 62.0%, paired +0.03 stones a deal (-0.21 to +0.27); head to head with the search
 # without it, 2,000 deals (seeds 2026-2027): 50.3% of the stones, +0.0 (-0.2 to +0.2).
 # Even on both; the net is the search's verdict averaged over its self-play, and the
-# preset uses it so (docs/nets.md, "Session 24").  Eight players have no net: guide 0.
+# preset uses it so (docs/nets.md, "Session 24").  Session 25: eight players have their
+# own net (one generation of expert iteration on this search's moves at eight), and the
+# same preset there: against normal over 1,200 deals (seeds 2040-2043, 150 sets each)
+# 61.5% of the stones where the search without it (guide 0) took 59.5% on the same
+# deals, paired +0.18 stones a deal (-0.07 to +0.43).
 SEARCH_PRESET: dict[str, Any] = {
     "reward": "game",
     "margin": 0.0,
@@ -1732,8 +1736,8 @@ SEARCH_PRESET: dict[str, Any] = {
     "guide": 0.001,
     "hint": "net",
 }
-# Where the shipped net cannot name the kept move (eight players, no numpy): the
-# session-12 preset, every move the search's best.
+# Where no shipped net can name the kept move (six, ten or twelve players; no numpy):
+# the session-12 preset, every move the search's best.
 SEARCH_WITHOUT_NET: dict[str, Any] = {"guide": 0.0, "hint": "heuristic"}
 
 
