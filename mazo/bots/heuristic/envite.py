@@ -1723,9 +1723,9 @@ def fast_rollout(policies: list[Any]) -> Callable[[State], State | None] | None:
 # Even on both; the net is the search's verdict averaged over its self-play, and the
 # preset uses it so (docs/nets.md, "Session 24").  Session 25: eight players have their
 # own net (one generation of expert iteration on this search's moves at eight), and the
-# same preset there: against normal over 1,200 deals (seeds 2040-2043, 150 sets each)
-# 61.5% of the stones where the search without it (guide 0) took 59.5% on the same
-# deals, paired +0.18 stones a deal (-0.07 to +0.43).
+# same preset there: against normal over 2,400 deals (seeds 2040-2047, 150 sets each)
+# 60.8% of the stones where the search without it (guide 0) took 58.5% on the same
+# deals, paired +0.21 stones a deal (+0.02 to +0.40).
 SEARCH_PRESET: dict[str, Any] = {
     "reward": "game",
     "margin": 0.0,
