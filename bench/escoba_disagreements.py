@@ -16,7 +16,6 @@ its errors are which card to lay.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -25,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from net_compare_args import parse
 
 import mazo
 from mazo.nets import load_net
@@ -82,13 +83,7 @@ def measure(matches: int, weights: str | None = None) -> dict[str, Any]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--matches", type=int, default=60, help="matches of normal (60)")
-    parser.add_argument("--weights", help="a net folder or .npz (default: the shipped net)")
-    parser.add_argument("--json", action="store_true", help="print JSON")
-    args = parser.parse_args()
-    if args.matches < 1:
-        parser.error(f"--matches must be at least 1, not {args.matches}")
+    args = parse(__doc__ or "", 60)
     out = measure(args.matches, args.weights)
     if args.json:
         print(json.dumps(out, indent=2))

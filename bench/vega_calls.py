@@ -15,7 +15,6 @@ validation agreement hid: session 21's net called 1,817 of normal's 3,146 vegas 
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -24,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from net_compare_args import parse
 
 import mazo
 from mazo.bots.net import NetBot
@@ -69,13 +70,7 @@ def measure(matches: int, weights: str | None = None) -> dict[str, Any]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--matches", type=int, default=120, help="matches of normal (120)")
-    parser.add_argument("--weights", help="a net folder or .npz (default: the shipped net)")
-    parser.add_argument("--json", action="store_true", help="print JSON")
-    args = parser.parse_args()
-    if args.matches < 1:
-        parser.error(f"--matches must be at least 1, not {args.matches}")
+    args = parse(__doc__ or "", 120)
     out = measure(args.matches, args.weights)
     if args.json:
         print(json.dumps(out, indent=2))

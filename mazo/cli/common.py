@@ -29,6 +29,7 @@ from mazo.render import CARD_STYLES, LANGUAGES, View, default_language, rank_lab
 __all__ = [
     "CliError",
     "Output",
+    "ProgressLines",
     "add_batch_flags",
     "add_card_flags",
     "add_listing_flags",
