@@ -163,6 +163,13 @@ def add_parser(subparsers: Any) -> None:
         "in mazo tournament, easy:temperature=1=0.1)",
     )
     p.add_argument(
+        "--action-context",
+        action="store_true",
+        help="give each action the game's context features beside its cards, read from "
+        "the position (Escoba: what the table the action leaves offers the next player); "
+        "only games whose encoder has them (escoba)",
+    )
+    p.add_argument(
         "--init",
         metavar="NET",
         help="start from this net's weights (a folder or .npz as --out writes, or 'shipped' "
@@ -207,6 +214,12 @@ def run(args: argparse.Namespace) -> int:
             raise CliError("--cards-by-seat shapes the cards head: give --cards-weight too")
         mix = _parse_mix(args.mix)
         game = game_from_args(args.game, args.players, args.variant, args.option)
+        from mazo.nets.actions import ActionFeatures
+
+        if args.action_context and not ActionFeatures.has_context(game):
+            raise CliError(
+                f"--action-context: {game.name} has no action context features (escoba has)"
+            )
         _check_repeatable(game, args.bot, mix)
         try:
             import torch  # noqa: F401
@@ -237,6 +250,7 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers,
             mix=mix,
             bot=args.bot,
+            context=args.action_context,
         )
         if args.json:
             sys.stdout.write(json.dumps(summary, indent=2) + "\n")
@@ -269,6 +283,7 @@ def train_game(
     workers: int = 1,
     mix: tuple[tuple[str, float], ...] = (),
     bot: str = "normal",
+    context: bool = False,
 ) -> dict[str, Any]:
     """Self-play, train, export and record (see the module docstring); the summary."""
     # numpy and torch come with the train extra: `mazo` itself (make run, make play)
@@ -295,6 +310,7 @@ def train_game(
                 f"--init {init} has {start['w1'].shape[1]} units per layer; pass --hidden "
                 f"{start['w1'].shape[1]}"
             )
+        start = _fit_features(start, ActionFeatures(game, context=context).size, init)
     out_dir.mkdir(parents=True, exist_ok=True)
     # Read before anything is written: retraining a shipped net overwrites tracked files
     # (mazo/nets/weights), which would read as a change to the code that made it.
@@ -319,6 +335,7 @@ def train_game(
             cards="seats" if cards_by_seat and cards_weight else cards_weight > 0,
             workers=workers,
             mix=mix,
+            context=context,
         ),
     )
     play_wall, play_cpu = time.perf_counter() - t0, _cpu() - c0
@@ -344,7 +361,7 @@ def train_game(
     arrays = export(result.model)
     weights = out_dir / f"{stem}.npz"
     np.savez(weights, **arrays)  # type: ignore[arg-type]
-    features = ActionFeatures(game)
+    features = ActionFeatures(game, context=context)
     record: dict[str, Any] = {
         "format": FORMAT,
         "game": name,
@@ -417,6 +434,28 @@ def train_game(
     }
 
 
+def _fit_features(start: dict[str, Any], size: int, init: str) -> dict[str, Any]:
+    """The ``--init`` net's arrays for a head of ``size`` action features: a net without
+    the context features starts a run with them (``--action-context``) with those columns
+    at zero, so it plays as before until training moves them; the other way is refused."""
+    import numpy as np
+
+    have = int(start["wp"].shape[1])
+    if have == size:
+        return start
+    if have > size:
+        raise CliError(
+            f"--init {init} has {have} action features, this run {size}: it was trained "
+            "with --action-context, so pass that too"
+        )
+    grown = dict(start)
+    grown["wp"] = np.concatenate(
+        [start["wp"], np.zeros((start["wp"].shape[0], size - have), np.float32)], axis=1
+    )
+    grown["bp"] = np.concatenate([start["bp"], np.zeros(size - have, np.float32)])
+    return grown
+
+
 def _print(out: Output, s: dict[str, Any]) -> None:
     val = s["validation"]
     out.line(
@@ -470,6 +509,8 @@ def _command(args: argparse.Namespace, game: Game) -> str:
         words += ["--teacher-iterations", str(args.teacher_iterations)]
     for item in args.mix:
         words += ["--mix", item]
+    if args.action_context:
+        words.append("--action-context")
     if args.init is not None:
         words += ["--init", args.init]
     words += ["--out", args.out]

@@ -55,6 +55,8 @@ __all__ = [
     "GameNet",
     "NetError",
     "PolicyValueNet",
+    "feature_sizes",
+    "features_for",
     "load_net",
     "net_stem",
     "shipped",
@@ -77,7 +79,13 @@ class GameNet:
         self.net = net
         self.meta = dict(meta)
         self.encoder = Encoder(game)
-        self.actions = ActionFeatures(game)
+        actions = features_for(game, net.features)
+        if actions is None:
+            raise NetError(
+                f"this net has {net.features} action features; {game.name} needs "
+                f"{' or '.join(map(str, feature_sizes(game)))}"
+            )
+        self.actions = actions
 
     def __repr__(self) -> str:
         return f"GameNet({self.game!r}, hidden={self.net.hidden}, features={self.net.features})"
@@ -95,8 +103,7 @@ class GameNet:
                 "action, or only talk)"
             )
         x = self.encoder.encode(observation)
-        of = self.actions.of
-        return legal, self.net.evaluate(x, [of(a) for a in legal], with_value)
+        return legal, self.net.evaluate(x, self.actions.of_legal(observation, legal), with_value)
 
     def value(self, observation: Observation) -> tuple[float, float]:
         """The value head's reading of ``observation``, whether or not its seat is to act:
@@ -113,6 +120,28 @@ class GameNet:
         otherwise)."""
         logits = self.net.card_logits(self.encoder.encode(observation)).astype(np.float64)
         return (1.0 / (1.0 + np.exp(-logits))).tolist()  # type: ignore[no-any-return]
+
+
+def feature_sizes(game: Game) -> list[int]:
+    """The action-feature counts a net for ``game`` may have: the fixed features', and
+    with the game's context features where it has them (:class:`ActionFeatures`)."""
+    sizes = [ActionFeatures(game).size]
+    if ActionFeatures.has_context(game):
+        sizes.append(ActionFeatures(game, context=True).size)
+    return sizes
+
+
+def features_for(game: Game, size: int) -> ActionFeatures | None:
+    """The :class:`ActionFeatures` of ``game`` a net with ``size`` features was trained
+    with (context or not: the count tells them apart), None if neither fits."""
+    plain = ActionFeatures(game)
+    if plain.size == size:
+        return plain
+    if ActionFeatures.has_context(game):
+        with_context = ActionFeatures(game, context=True)
+        if with_context.size == size:
+            return with_context
+    return None
 
 
 def net_stem(name: str, players: int) -> str:
@@ -212,10 +241,10 @@ def load_net(game: Game, weights: str | Path | None = None) -> GameNet:
             f"{path.name} has a cards head of {net.cards}; {name}'s deck has {size} cards "
             f"(a head by seat: {size * (game.players - 1)})"
         )
-    features = ActionFeatures(game)
-    if net.features != features.size:
+    if features_for(game, net.features) is None:
         raise NetError(
-            f"{path.name} has {net.features} action features; {name} needs {features.size}"
+            f"{path.name} has {net.features} action features; {name} needs "
+            f"{' or '.join(map(str, feature_sizes(game)))}"
         )
     return GameNet(game, net, meta)
 

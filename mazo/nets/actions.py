@@ -10,6 +10,16 @@ them (``7O`` a card laid; ``7O+5C+3B`` a card played and the cards it takes): th
 card, each card taken, and how many are taken.  Escoba's head then has
 ``40 + 40 + 9 = 89`` features instead of 84,488 columns, so its weights stay small.
 
+With ``context=True`` an action also gets one feature that depends on the position, not
+only on the action id: the game's encoder file names it (``ACTION_CONTEXT``, a class
+made with the game's card codes, with ``size``, ``names`` and ``index(observation,
+cards)``).  Escoba's (:class:`mazo.env.encoding.escoba.TableLeft`) says what the table an
+action leaves offers the next player, so its head has ``89 + 12 = 101`` features, kind
+``"cards+context"``.  Such features are read with :meth:`ActionFeatures.of_legal`, which
+takes the observation; :meth:`ActionFeatures.of` gives only the fixed ones.  A net's
+feature count says which kind it was trained with (:func:`mazo.nets.load_net`), so nets
+trained before context existed keep loading.
+
 >>> import mazo
 >>> dense = ActionFeatures(mazo.load_game("briscola", players=2))
 >>> dense.kind, dense.size, dense.of(7)
@@ -17,12 +27,22 @@ card, each card taken, and how many are taken.  Escoba's head then has
 >>> cards = ActionFeatures(mazo.load_game("escoba", players=2))
 >>> cards.kind, cards.size, cards.of(40)  # 1O+4O+KO: play 1O (0), take 4O, KO, two cards
 ('cards', 89, (0, 43, 49, 82))
+>>> table = ActionFeatures(mazo.load_game("escoba", players=2), context=True)
+>>> table.kind, table.size, table.of_legal({"table": ["4O", "KO", "5C"]}, [40])
+('cards+context', 101, [(0, 43, 49, 82, 99)])
+
+(Taking 4O and KO leaves 5C: a king, worth 10, sweeps it: context feature 10, index
+``89 + 10``.)
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from mazo.core.errors import InvalidActionError, RulesError
 from mazo.core.game import Game
+from mazo.env.encoding import hook
 
 __all__ = ["MAX_DENSE", "MAX_TAKEN", "ActionFeatures"]
 
@@ -36,14 +56,16 @@ class ActionFeatures:
     """The features of each action id of ``game`` (see the module docstring).
 
     ``kind`` is ``"dense"`` (one feature per id: :attr:`size` is ``num_actions``) or
-    ``"cards"`` (played card, cards taken, count taken: ``2·deck + MAX_TAKEN + 1``).
+    ``"cards"`` (played card, cards taken, count taken: ``2·deck + MAX_TAKEN + 1``), and
+    ``"cards+context"`` with ``context`` (the game's ``ACTION_CONTEXT`` after those).
     """
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, context: bool = False) -> None:
         info = game.info
         self.game = game
         self.num_actions = info.num_actions
         self.deck_size = info.deck.size
+        self.context: Any = None  # the game's ACTION_CONTEXT, made for its card codes
         if self.num_actions <= MAX_DENSE:
             self.kind = "dense"
             self.size = self.num_actions
@@ -51,7 +73,20 @@ class ActionFeatures:
             self.kind = "cards"
             self.size = 2 * self.deck_size + MAX_TAKEN + 1
             self._card = {info.deck.format(c): c for c in range(self.deck_size)}
+        if context:
+            made = hook(game.name, "ACTION_CONTEXT")
+            if made is None or self.kind != "cards":
+                raise RulesError(f"{game.name} has no action context features")
+            self.context = made(self._card)
+            self.kind = "cards+context"
+            self.size += made.size
         self._memo: dict[int, tuple[int, ...]] = {}
+        self._cards: dict[int, tuple[int, ...]] = {}  # action id -> its card ids
+
+    @staticmethod
+    def has_context(game: Game) -> bool:
+        """Whether ``game``'s encoder file gives action context features."""
+        return hook(game.name, "ACTION_CONTEXT") is not None and (game.info.num_actions > MAX_DENSE)
 
     def of(self, action: int) -> tuple[int, ...]:
         """The feature indices of ``action`` (one for a dense head)."""
@@ -79,8 +114,24 @@ class ActionFeatures:
             ) from None
         d = self.deck_size
         taken = ids[1:]
+        self._cards[action] = tuple(ids)
         return (ids[0], *(d + c for c in taken), 2 * d + min(len(taken), MAX_TAKEN))
+
+    def of_legal(
+        self, observation: Mapping[str, Any], legal: Sequence[int]
+    ) -> list[tuple[int, ...]]:
+        """The feature indices of each of ``legal`` (action ids) in ``observation``'s
+        position: :meth:`of`'s, and with ``context`` the context feature last."""
+        of = self.of
+        if self.context is None:
+            return [of(a) for a in legal]
+        base = 2 * self.deck_size + MAX_TAKEN + 1
+        index = self.context.index
+        cards = self._cards
+        return [(*of(a), base + index(observation, cards[a])) for a in legal]
 
     def width(self) -> int:
         """The most features one action can have."""
-        return 1 if self.kind == "dense" else MAX_TAKEN + 2
+        if self.kind == "dense":
+            return 1
+        return MAX_TAKEN + 2 + (self.context is not None)

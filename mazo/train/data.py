@@ -175,11 +175,12 @@ def _play_match(
     limit: int | None,
     progress: Callable[[], None] | None = None,
     mix: Mix = (),
+    context: bool = False,
 ) -> _MatchRows:
     """Match ``match`` of the self-play, stopped once ``limit`` deals have ended (None:
     played to its end); ``progress()`` is called as each deal ends."""
     encoder = Encoder(game)
-    features = ActionFeatures(game)
+    features = ActionFeatures(game, context=context)
     side_of = game.info.side_of
     deck = game.info.deck
     ids = {deck.format(c): c for c in range(deck.size)}
@@ -218,7 +219,7 @@ def _play_match(
         if action in legal:
             pending.append((len(rows.targets), side_of[seat]))
             rows.xs.append(encoder.encode_seat(obs, seat, memo))
-            rows.cands.append([features.of(a) for a in legal])
+            rows.cands.append(features.of_legal(obs, legal))
             rows.targets.append(legal.index(action))
             rows.margins.append(0.0)
             rows.wins.append(0.0)
@@ -266,6 +267,7 @@ def _worker_match(
     teacher: Teacher | None,
     cards: bool | str,
     mix: Mix = (),
+    context: bool = False,
 ) -> _MatchRows:
     """:func:`_play_match` in a worker process: the whole match (the parent keeps the
     deals it needs), the judge made for the match."""
@@ -276,7 +278,7 @@ def _worker_match(
         name, players, options = spec
         game = _WORKER_GAMES[spec] = load_game(name, players=players, **dict(options))
     values = None if teacher is None else teacher_values(game, teacher, seed, match)
-    return _play_match(game, seed, match, bot, values, cards, None, mix=mix)
+    return _play_match(game, seed, match, bot, values, cards, None, mix=mix, context=context)
 
 
 def self_play(
@@ -290,13 +292,15 @@ def self_play(
     teacher: Teacher | None = None,
     workers: int = 1,
     mix: Mix = (),
+    context: bool = False,
 ) -> Dataset:
     """Play ``bot`` against itself on ``game`` until ``deals`` deals have ended (see the
     module docstring); ``progress(done, deals)`` is called as deals end; ``values(state,
     seat)`` gives each candidate's value (one judge for the whole run, in this process),
     or ``teacher`` makes a judge per match (:func:`teacher_values`); ``cards`` records
     the opponents' cards, or ``"seats"`` every other seat's; ``mix`` puts other bots on
-    a side in a share of the matches (the module docstring).
+    a side in a share of the matches (the module docstring); ``context`` adds the game's
+    action context features (:class:`mazo.nets.ActionFeatures`) to each candidate.
 
     ``workers`` > 1 plays matches in that many processes, a few matches ahead of the
     ones kept, and keeps them in match order, each cut where the sequential run stops:
@@ -333,7 +337,9 @@ def self_play(
             judge = values
             if teacher is not None:
                 judge = teacher_values(game, teacher, seed, match)
-            take(_play_match(game, seed, match, bot, judge, cards, deals - done, tick, mix))
+            take(
+                _play_match(game, seed, match, bot, judge, cards, deals - done, tick, mix, context)
+            )
             match += 1
     else:
         from concurrent.futures import Future, ProcessPoolExecutor
@@ -345,7 +351,7 @@ def self_play(
                 for m in range(match, match + 2 * workers):
                     if m not in ahead:
                         ahead[m] = pool.submit(
-                            _worker_match, spec, seed, m, bot, teacher, cards, mix
+                            _worker_match, spec, seed, m, bot, teacher, cards, mix, context
                         )
                 take(ahead.pop(match).result())
                 match += 1
@@ -353,7 +359,8 @@ def self_play(
                     progress(min(done, deals), deals)
             for future in ahead.values():
                 future.cancel()
-    return _merge(kept, ActionFeatures(game).size, done, match, values or teacher, cards, game)
+    pad = ActionFeatures(game, context=context).size
+    return _merge(kept, pad, done, match, values or teacher, cards, game)
 
 
 def _merge(

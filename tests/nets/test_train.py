@@ -265,6 +265,54 @@ def test_escoba_actions_are_described_by_their_cards() -> None:
         ActionFeatures(mazo.load_game("briscola", players=2)).of(50)
 
 
+def _table_left_by_hand(table: list[str], text: str) -> int:
+    """Escoba's context feature written out from rules/escoba.md: the table an action
+    leaves (a capture removes what it takes, a lay adds its card), and the one card value
+    that takes it all (cards sum to 15 with it; J 8, Q 9, K 10)."""
+    values = {"J": 8, "Q": 9, "K": 10}
+    cards = text.split("+")
+    left = [c for c in table if c not in cards[1:]] if len(cards) > 1 else [*table, text]
+    if not left:
+        return 0
+    total = sum(values.get(c[:-1]) or int(c[:-1]) for c in left)
+    return 15 - total if 1 <= 15 - total <= 10 else 11
+
+
+def test_escoba_context_features_say_what_the_table_left_offers() -> None:
+    """With ``context`` each action gets one feature more, from the position: which card
+    value sweeps the table the action leaves (0: the action sweeps it; 11: no one card).
+    Checked against the rule written out by hand over the positions of whole matches."""
+    game = mazo.load_game("escoba", players=2)
+    plain, ctx = ActionFeatures(game), ActionFeatures(game, context=True)
+    assert (ctx.kind, ctx.size, ctx.width()) == ("cards+context", plain.size + 12, 11)
+    seen: set[int] = set()
+    for seed in range(3):
+        state = game.new_match(seed=seed)
+        while not state.match_over and state.to_act is not None:
+            obs = state.observation(state.to_act)
+            legal = state.legal_actions()
+            rows = ctx.of_legal(obs, legal)
+            for action, row in zip(legal, rows, strict=True):
+                text = game.action_to_string(action)
+                assert row[:-1] == plain.of(action)
+                want = _table_left_by_hand(obs["table"], text)
+                assert row[-1] == plain.size + want, (obs["table"], text)
+                seen.add(want)
+            assert plain.of_legal(obs, legal) == [plain.of(a) for a in legal]
+            state = state.apply(legal[seed % len(legal)])
+    assert {0, 11} <= seen and len(seen & set(range(1, 11))) >= 8
+    # the labels follow the game's deck style: French faces read the same positions
+    french = mazo.load_game("escoba", players=2, deck_style="french_faces")
+    state = french.new_match(seed=1)
+    obs = state.observation(state.to_act)
+    legal = state.legal_actions()
+    assert ActionFeatures(french, context=True).of_legal(obs, legal) == ctx.of_legal(
+        game.new_match(seed=1).observation(state.to_act), legal
+    )
+    with pytest.raises(mazo.RulesError, match="no action context features"):
+        ActionFeatures(mazo.load_game("briscola", players=2), context=True)
+
+
 torch = pytest.importorskip("torch")
 
 
@@ -539,6 +587,56 @@ def test_a_run_can_start_from_a_net(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert record["init"] == "shipped" and "--init shipped" in record["command"]
     assert _train([*flags, "--init", "shipped", "--hidden", "16", "--out", str(tmp_path)]) == 2
     assert "pass --hidden 128" in capsys.readouterr().err
+
+
+def test_an_action_context_run_is_recorded_loads_and_can_grow_a_plain_net(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--action-context``: the net has the context features (kind and size in its
+    record, the flag in its command), loads and plays; a plain net given as ``--init``
+    starts it with those features at zero; the other way, and a game without them, are
+    refused."""
+    flags = ["escoba", "-n", "2", "--deals", "4", "--epochs", "1", "--hidden", "16", "--seed", "2"]
+    assert _train([*flags, "--out", str(tmp_path / "plain"), "--json"]) == 0
+    more = ["--action-context", "--lr", "1e-9", "--init", str(tmp_path / "plain")]
+    assert _train([*flags, *more, "--out", str(tmp_path / "ctx"), "--json"]) == 0
+    capsys.readouterr()
+    game = mazo.load_game("escoba", players=2)
+    plain, grown = load_net(game, tmp_path / "plain"), load_net(game, tmp_path / "ctx")
+    assert (plain.actions.kind, grown.actions.kind) == ("cards", "cards+context")
+    assert grown.net.features == plain.net.features + 12
+    assert np.allclose(grown.net.w["wp"][:, :89], plain.net.w["wp"], atol=1e-6)
+    assert np.allclose(grown.net.w["wp"][:, 89:], 0.0, atol=1e-6)
+    # with the new columns at zero the grown net plays the plain one's logits
+    state = game.new_match(seed=5)
+    obs = state.observation(state.to_act)
+    (legal_a, ev_a), (legal_b, ev_b) = plain.evaluate(obs), grown.evaluate(obs)
+    assert legal_a == legal_b and np.allclose(ev_a.logits, ev_b.logits, atol=1e-4)
+    record = json.loads((tmp_path / "ctx" / "escoba-2p.json").read_text())
+    assert record["action_features"] == {"kind": "cards+context", "size": 101}
+    assert "--action-context --init" in record["record"]["command"]
+    back = ["--init", str(tmp_path / "ctx"), "--out", str(tmp_path / "x")]
+    assert _train([*flags, *back]) == 2
+    assert "trained with --action-context, so pass that too" in capsys.readouterr().err
+    assert _train(["briscola", "-n", "2", "--action-context", "--out", str(tmp_path / "y")]) == 2
+    err = capsys.readouterr().err
+    assert "--action-context: briscola has no action context features (escoba has)" in err
+
+
+def test_a_net_with_neither_feature_count_is_refused(tmp_path: Path) -> None:
+    from mazo.nets import NetError, feature_sizes
+
+    game = mazo.load_game("escoba", players=2)
+    assert feature_sizes(game) == [89, 101]
+    assert feature_sizes(mazo.load_game("briscola", players=2)) == [50]
+    src = load_net(game)
+    arrays = dict(src.net.w)
+    arrays["wp"] = np.concatenate([arrays["wp"], np.zeros((128, 6), np.float32)], axis=1)
+    arrays["bp"] = np.concatenate([arrays["bp"], np.zeros(6, np.float32)])
+    np.savez(tmp_path / "escoba-2p.npz", **arrays)
+    (tmp_path / "escoba-2p.json").write_text(json.dumps(src.meta))
+    with pytest.raises(NetError, match="has 95 action features; escoba needs 89 or 101"):
+        load_net(game, tmp_path)
 
 
 def test_a_cards_run_is_recorded_and_its_head_loads(

@@ -7,8 +7,9 @@ from array import array
 from typing import Any
 
 from mazo.env.encoding import Encoder, Observation, SeatTable
+from mazo.games.escoba import VALUE
 
-__all__ = ["ENCODER", "MAX_LENGTH", "EscobaEncoder"]
+__all__ = ["ACTION_CONTEXT", "ENCODER", "MAX_LENGTH", "EscobaEncoder", "TableLeft"]
 
 # Player moves in a whole match, far above what play reaches (the longest of 150 random
 # matches: Briscola 280, Escoba 540 with 3 players, Envite 320 with 12, Trionfetti 190).
@@ -67,3 +68,60 @@ class EscobaEncoder(Encoder):
 
 
 ENCODER = EscobaEncoder
+
+
+class TableLeft:
+    """An action's *context* feature for a net's policy head (``ACTION_CONTEXT``, read by
+    :class:`mazo.nets.actions.ActionFeatures` with ``context``): what the table the action
+    leaves behind offers the next player.  One of 12:
+
+    * 0: the table is left empty (the action is an escoba): the next player can only lay;
+    * 1..10: one card of that value takes the whole table (it sums to 15 minus the value,
+      5..14): an escoba for whoever holds one;
+    * 11: no single card sweeps it (it sums to under 5, or 15 and more).
+
+    Why: ``normal`` lays the card that leaves the next player the least expected best
+    reply, and a fifth of the time the shipped net, whose action features name only the
+    cards an action plays and takes, lays another card than ``normal`` when nothing can
+    be taken (``bench/escoba_disagreements.py``, docs/nets.md).  Those sums to 15 are
+    what a one-hot of the table does not spell out; the net's body reads the rest (which
+    values are still unseen) from the observation.
+
+    ``card_ids`` maps the game's card codes (its ``deck_style``'s labels) to card ids;
+    an action is given as its card ids, the played card first, then those it takes.
+
+    >>> from mazo.core.cards import LATIN_40 as deck
+    >>> left = TableLeft({deck.format(c): c for c in range(40)})
+    >>> obs = {"table": ["5O", "3C"]}
+    >>> left.index(obs, (deck.parse("7O"),))  # lay 7O: 5 + 3 + 7 = 15, no one card
+    11
+    >>> left.index(obs, (deck.parse("1O"),))  # lay 1O: 9 left, a 6 sweeps it
+    6
+    >>> left.index(obs, (deck.parse("7E"), deck.parse("5O"), deck.parse("3C")))  # escoba
+    0
+    """
+
+    size = 12
+    names = (
+        "table left empty",
+        *(f"a {v} sweeps the table left" for v in range(1, 11)),
+        "no one card sweeps the table left",
+    )
+
+    def __init__(self, card_ids: dict[str, int]) -> None:
+        self._ids = card_ids
+
+    def index(self, observation: Observation, cards: tuple[int, ...]) -> int:
+        """The feature (0..11) of the action ``cards`` (the played card's id, then the ids
+        it takes; a lay has only the first) on ``observation``'s table."""
+        ids = self._ids
+        table = [ids[c] for c in observation["table"]]
+        left = [c for c in table if c not in cards[1:]] if len(cards) > 1 else [*table, cards[0]]
+        if not left:
+            return 0
+        total = sum(VALUE[c] for c in left)
+        return 15 - total if 5 <= total <= 14 else 11
+
+
+ACTION_CONTEXT = TableLeft
+"""The game's action-context feature (see :class:`TableLeft`)."""
