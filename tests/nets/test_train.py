@@ -631,8 +631,9 @@ def test_a_net_with_neither_feature_count_is_refused(tmp_path: Path) -> None:
     assert feature_sizes(mazo.load_game("briscola", players=2)) == [50]
     src = load_net(game)
     arrays = dict(src.net.w)
-    arrays["wp"] = np.concatenate([arrays["wp"], np.zeros((128, 6), np.float32)], axis=1)
-    arrays["bp"] = np.concatenate([arrays["bp"], np.zeros(6, np.float32)])
+    # 95 columns: the fixed features' 89 and 6 more, neither layout
+    arrays["wp"] = np.concatenate([arrays["wp"][:, :89], np.zeros((128, 6), np.float32)], axis=1)
+    arrays["bp"] = np.concatenate([arrays["bp"][:89], np.zeros(6, np.float32)])
     np.savez(tmp_path / "escoba-2p.npz", **arrays)
     (tmp_path / "escoba-2p.json").write_text(json.dumps(src.meta))
     with pytest.raises(NetError, match="has 95 action features; escoba needs 89 or 101"):
