@@ -12,9 +12,10 @@ card, each card taken, and how many are taken.  Escoba's head then has
 
 With ``context=True`` an action also gets one feature that depends on the position, not
 only on the action id: the game's encoder file names it (``ACTION_CONTEXT``, a class
-made with the game's card codes, with ``size``, ``names`` and ``index(observation,
-cards)``).  Escoba's (:class:`mazo.env.encoding.escoba.TableLeft`) says what the table an
-action leaves offers the next player, so its head has ``89 + 12 = 101`` features, kind
+made with the game's card codes, with ``size``, ``names`` and ``indices(observation,
+actions)``, each action given by its card ids).  Escoba's
+(:class:`mazo.env.encoding.escoba.TableLeft`) says what the table an action leaves
+offers the next player, so its head has ``89 + 12 = 101`` features, kind
 ``"cards+context"``.  Such features are read with :meth:`ActionFeatures.of_legal`, which
 takes the observation; :meth:`ActionFeatures.of` gives only the fixed ones.  A net's
 feature count says which kind it was trained with (:func:`mazo.nets.load_net`), so nets
@@ -126,9 +127,10 @@ class ActionFeatures:
         if self.context is None:
             return [of(a) for a in legal]
         base = 2 * self.deck_size + MAX_TAKEN + 1
-        index = self.context.index
+        rows = [of(a) for a in legal]
         cards = self._cards
-        return [(*of(a), base + index(observation, cards[a])) for a in legal]
+        extra = self.context.indices(observation, [cards[a] for a in legal])
+        return [(*row, base + i) for row, i in zip(rows, extra, strict=True)]
 
     def width(self) -> int:
         """The most features one action can have."""

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from array import array
+from collections.abc import Sequence
 from typing import Any
 
 from mazo.env.encoding import Encoder, Observation, SeatTable
@@ -114,13 +115,24 @@ class TableLeft:
     def index(self, observation: Observation, cards: tuple[int, ...]) -> int:
         """The feature (0..11) of the action ``cards`` (the played card's id, then the ids
         it takes; a lay has only the first) on ``observation``'s table."""
+        return self.indices(observation, [cards])[0]
+
+    def indices(self, observation: Observation, actions: Sequence[tuple[int, ...]]) -> list[int]:
+        """:meth:`index` of each of ``actions``, the table read once."""
         ids = self._ids
         table = [ids[c] for c in observation["table"]]
-        left = [c for c in table if c not in cards[1:]] if len(cards) > 1 else [*table, cards[0]]
-        if not left:
-            return 0
-        total = sum(VALUE[c] for c in left)
-        return 15 - total if 5 <= total <= 14 else 11
+        total = sum(VALUE[c] for c in table)
+        out: list[int] = []
+        for cards in actions:
+            if len(cards) > 1:  # a capture: what it takes leaves the table
+                if len(cards) - 1 == len(table):
+                    out.append(0)
+                    continue
+                left = total - sum(VALUE[c] for c in cards[1:])
+            else:  # a lay: the card joins the table
+                left = total + VALUE[cards[0]]
+            out.append(15 - left if 5 <= left <= 14 else 11)
+        return out
 
 
 ACTION_CONTEXT = TableLeft
