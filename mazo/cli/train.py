@@ -214,12 +214,6 @@ def run(args: argparse.Namespace) -> int:
             raise CliError("--cards-by-seat shapes the cards head: give --cards-weight too")
         mix = _parse_mix(args.mix)
         game = game_from_args(args.game, args.players, args.variant, args.option)
-        from mazo.nets.actions import ActionFeatures
-
-        if args.action_context and not ActionFeatures.has_context(game):
-            raise CliError(
-                f"--action-context: {game.name} has no action context features (escoba has)"
-            )
         _check_repeatable(game, args.bot, mix)
         try:
             import torch  # noqa: F401
@@ -228,6 +222,12 @@ def run(args: argparse.Namespace) -> int:
                 "mazo train needs torch, which is in the train extra: pip install 'mazo[train]'",
                 code=1,
             ) from None
+        from mazo.nets.actions import ActionFeatures  # numpy: after torch's check
+
+        if args.action_context and not ActionFeatures.has_context(game):
+            raise CliError(
+                f"--action-context: {game.name} has no action context features (escoba has)"
+            )
         show = progress_mode(args)
         summary = train_game(
             game,
