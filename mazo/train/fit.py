@@ -92,7 +92,10 @@ def candidate_logits(feats: torch.Tensor, cand: torch.Tensor) -> torch.Tensor:
     ``-inf`` where a row holds no action."""
     b, k, j = cand.shape
     padded = torch.cat([feats, feats.new_zeros(b, 1)], dim=1)
-    summed = torch.gather(padded, 1, cand.reshape(b, k * j)).reshape(b, k, j).sum(dim=2)
+    # ``cand`` may be int32 (a whole dataset's is kept so: a quarter of Escoba's
+    # training memory); gather wants int64, made here one batch at a time.
+    index = cand.reshape(b, k * j).long()
+    summed = torch.gather(padded, 1, index).reshape(b, k, j).sum(dim=2)
     empty = cand[:, :, 0] == feats.shape[1]
     return summed.masked_fill(empty, -math.inf)
 
@@ -121,7 +124,7 @@ def split(data: Dataset) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
 def _tensors(data: Dataset, rows: npt.NDArray[np.bool_]) -> dict[str, torch.Tensor]:
     out = {
         "x": torch.from_numpy(data.x[rows]),
-        "cand": torch.from_numpy(data.cand[rows].astype(np.int64)),
+        "cand": torch.from_numpy(data.cand[rows]),  # int32: candidate_logits widens per batch
         "target": torch.from_numpy(data.target[rows]),
         "margin": torch.from_numpy(data.margin[rows]),
         "win": torch.from_numpy(data.win[rows]),
