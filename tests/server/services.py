@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import time
 import uuid
 from collections.abc import Iterator
 from typing import NoReturn
@@ -31,6 +32,7 @@ PG_ADMIN_DEFAULT = "postgresql://mazo:mazo@127.0.0.1:5432/postgres"
 REDIS_DEFAULT = "redis://127.0.0.1:6379/0"
 # connection refused is immediate on loopback; this bounds a server that hangs
 CONNECT_TIMEOUT = 5
+DROP_TRIES = 10  # half a second apart: an autovacuum worker is gone long before
 
 
 def unavailable(reason: str) -> NoReturn:
@@ -74,11 +76,23 @@ def pg_url() -> Iterator[str]:
     try:
         yield with_path(admin, name)
     finally:
-        # FORCE: a store the test left open (or a killed server's pool) must not keep it
-        with psycopg.connect(admin, autocommit=True, connect_timeout=CONNECT_TIMEOUT) as conn:
-            conn.execute(
-                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-            )
+        # FORCE: a store the test left open (or a killed server's pool) must not keep it.
+        # An autovacuum worker visiting the new database belongs to no role, and FORCE may
+        # only end it with pg_signal_backend (.ci/run grants it): without that grant the
+        # drop is retried for a few seconds, until the worker is gone (a CI run failed
+        # so once, at teardown, with two suites on one server).
+        drop = sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        for attempt in range(DROP_TRIES):
+            try:
+                with psycopg.connect(
+                    admin, autocommit=True, connect_timeout=CONNECT_TIMEOUT
+                ) as conn:
+                    conn.execute(drop)
+                break
+            except (psycopg.errors.InsufficientPrivilege, psycopg.errors.ObjectInUse):
+                if attempt == DROP_TRIES - 1:
+                    raise
+                time.sleep(0.5)
 
 
 # Each test gets the next number: a server a previous test left stopping cannot write into
