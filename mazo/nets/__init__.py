@@ -55,8 +55,7 @@ __all__ = [
     "GameNet",
     "NetError",
     "PolicyValueNet",
-    "feature_sizes",
-    "features_for",
+    "feature_kinds",
     "load_net",
     "net_stem",
     "shipped",
@@ -79,13 +78,14 @@ class GameNet:
         self.net = net
         self.meta = dict(meta)
         self.encoder = Encoder(game)
-        actions = features_for(game, net.features)
-        if actions is None:
+        kinds = feature_kinds(game)
+        found = [k for k in kinds if k.size == net.features]
+        if not found:
             raise NetError(
                 f"this net has {net.features} action features; {game.name} needs "
-                f"{' or '.join(map(str, feature_sizes(game)))}"
+                f"{' or '.join(str(k.size) for k in kinds)}"
             )
-        self.actions = actions
+        self.actions = found[0]
 
     def __repr__(self) -> str:
         return f"GameNet({self.game!r}, hidden={self.net.hidden}, features={self.net.features})"
@@ -122,26 +122,14 @@ class GameNet:
         return (1.0 / (1.0 + np.exp(-logits))).tolist()  # type: ignore[no-any-return]
 
 
-def feature_sizes(game: Game) -> list[int]:
-    """The action-feature counts a net for ``game`` may have: the fixed features', and
-    with the game's context features where it has them (:class:`ActionFeatures`)."""
-    sizes = [ActionFeatures(game).size]
+def feature_kinds(game: Game) -> list[ActionFeatures]:
+    """The action features a net for ``game`` may have been trained with: the fixed
+    ones, and with the game's context features where it has them (``mazo train
+    --action-context``).  Their sizes differ, so a net's feature count says which."""
+    kinds = [ActionFeatures(game)]
     if ActionFeatures.has_context(game):
-        sizes.append(ActionFeatures(game, context=True).size)
-    return sizes
-
-
-def features_for(game: Game, size: int) -> ActionFeatures | None:
-    """The :class:`ActionFeatures` of ``game`` a net with ``size`` features was trained
-    with (context or not: the count tells them apart), None if neither fits."""
-    plain = ActionFeatures(game)
-    if plain.size == size:
-        return plain
-    if ActionFeatures.has_context(game):
-        with_context = ActionFeatures(game, context=True)
-        if with_context.size == size:
-            return with_context
-    return None
+        kinds.append(ActionFeatures(game, context=True))
+    return kinds
 
 
 def net_stem(name: str, players: int) -> str:
@@ -241,12 +229,10 @@ def load_net(game: Game, weights: str | Path | None = None) -> GameNet:
             f"{path.name} has a cards head of {net.cards}; {name}'s deck has {size} cards "
             f"(a head by seat: {size * (game.players - 1)})"
         )
-    if features_for(game, net.features) is None:
-        raise NetError(
-            f"{path.name} has {net.features} action features; {name} needs "
-            f"{' or '.join(map(str, feature_sizes(game)))}"
-        )
-    return GameNet(game, net, meta)
+    try:
+        return GameNet(game, net, meta)
+    except NetError as err:  # the action features fit neither kind: name the file
+        raise NetError(f"{path.name}: {err}") from None
 
 
 def _count_error(subject: str, counts: tuple[Any, ...], game: Game) -> NetError:

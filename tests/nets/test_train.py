@@ -623,12 +623,27 @@ def test_an_action_context_run_is_recorded_loads_and_can_grow_a_plain_net(
     assert "--action-context: briscola has no action context features (escoba has)" in err
 
 
+def test_context_self_play_in_worker_processes_is_the_same_data() -> None:
+    game = mazo.load_game("escoba", players=2)
+    one = self_play(game, deals=4, seed=6, context=True)
+    two = self_play(game, deals=4, seed=6, context=True, workers=2)
+    assert one.pad == two.pad == 101 and np.array_equal(one.cand, two.cand)
+    assert np.array_equal(one.x, two.x) and np.array_equal(one.target, two.target)
+    # every candidate has exactly one context feature (89..100); empty slots none
+    valid = one.cand[:, :, 0] != 101
+    context = ((one.cand >= 89) & (one.cand < 101)).sum(axis=2)
+    assert valid.any() and (context[valid] == 1).all() and (context[~valid] == 0).all()
+
+
 def test_a_net_with_neither_feature_count_is_refused(tmp_path: Path) -> None:
-    from mazo.nets import NetError, feature_sizes
+    from mazo.nets import NetError, feature_kinds
 
     game = mazo.load_game("escoba", players=2)
-    assert feature_sizes(game) == [89, 101]
-    assert feature_sizes(mazo.load_game("briscola", players=2)) == [50]
+    assert [(k.kind, k.size) for k in feature_kinds(game)] == [
+        ("cards", 89),
+        ("cards+context", 101),
+    ]
+    assert [k.size for k in feature_kinds(mazo.load_game("briscola", players=2))] == [50]
     src = load_net(game)
     arrays = dict(src.net.w)
     # 95 columns: the fixed features' 89 and 6 more, neither layout
@@ -636,7 +651,9 @@ def test_a_net_with_neither_feature_count_is_refused(tmp_path: Path) -> None:
     arrays["bp"] = np.concatenate([arrays["bp"][:89], np.zeros(6, np.float32)])
     np.savez(tmp_path / "escoba-2p.npz", **arrays)
     (tmp_path / "escoba-2p.json").write_text(json.dumps(src.meta))
-    with pytest.raises(NetError, match="has 95 action features; escoba needs 89 or 101"):
+    with pytest.raises(
+        NetError, match=r"escoba-2p\.npz: this net has 95 action features; escoba needs 89 or 101"
+    ):
         load_net(game, tmp_path)
 
 
