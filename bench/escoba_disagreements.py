@@ -16,7 +16,6 @@ its errors are which card to lay.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from collections import Counter
@@ -25,7 +24,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from net_compare_args import parse
+from net_compare_args import main
 
 import mazo
 from mazo.nets import load_net
@@ -82,12 +81,7 @@ def measure(matches: int, weights: str | None = None) -> dict[str, Any]:
     }
 
 
-def main() -> int:
-    args = parse(__doc__ or "", 60)
-    out = measure(args.matches, args.weights)
-    if args.json:
-        print(json.dumps(out, indent=2))
-        return 0
+def report(out: dict[str, Any]) -> None:
     print(
         f"{out['matches']} matches: {out['decisions']} decisions with a choice, the net "
         f"agrees at {100 * out['agreement']:.1f}%; positions offered {out['offered']}"
@@ -98,8 +92,7 @@ def main() -> int:
         f"sweeps normal made and the net did not: {out['sweeps']['normal_only']}; "
         f"the net's alone: {out['sweeps']['net_only']}"
     )
-    return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(__doc__ or "", 60, measure, report))

@@ -15,7 +15,6 @@ validation agreement hid: session 21's net called 1,817 of normal's 3,146 vegas 
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from collections import Counter
@@ -24,7 +23,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from net_compare_args import parse
+from net_compare_args import main
 
 import mazo
 from mazo.bots.net import NetBot
@@ -69,12 +68,7 @@ def measure(matches: int, weights: str | None = None) -> dict[str, Any]:
     }
 
 
-def main() -> int:
-    args = parse(__doc__ or "", 120)
-    out = measure(args.matches, args.weights)
-    if args.json:
-        print(json.dumps(out, indent=2))
-        return 0
+def report(out: dict[str, Any]) -> None:
     print(
         f"{out['matches']} matches: a vega could be called {out['vega_open']} times; normal "
         f"called {out['normal_calls']}, the net {out['net_calls_with_normal']} of those and "
@@ -82,8 +76,7 @@ def main() -> int:
     )
     for kind, share in out["differ_share"].items():
         print(f"{kind}: the net's move differs at {100 * share:.1f}% of {out['decisions'][kind]}")
-    return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(__doc__ or "", 120, measure, report))
