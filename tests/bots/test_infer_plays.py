@@ -231,3 +231,39 @@ def test_escobas_reader_sees_exactly_the_plays_the_engine_allows() -> None:
                 checked += 1
                 state = state.apply(legal[game_rng.randbelow(len(legal))])
     assert checked > 2_000
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_escobas_reader_gives_each_sample_the_same_weight_however_often_it_is_asked(
+    players: int,
+) -> None:
+    # The reader keeps the chances it has worked out, per play read and per hand: a
+    # weight must not depend on which samples were weighed before it.  One reader asked
+    # about 60 samples in turn (the same hands come back) against a fresh reader per
+    # sample, at every position of a few hands where there is something to read.
+    from mazo.bots.heuristic import escoba as he
+
+    game = mazo.load_game("escoba", players=players)
+    bots = [mazo.make_bot("normal", game, seed=s) for s in range(players)]
+    read = 0
+    for match in range(3):
+        state: Any = game.new_match(seed=40 + match).stop_at_deal_end()
+        while not state.hand_over:
+            seat = state.to_act
+            observation = state.observation(seat)
+            reader = he.play_likelihood(game, observation)
+            if reader is not None:
+                read += 1
+                rng = Rng(read)
+                samples = [game.determinize(observation, rng) for _ in range(60)]
+                samples += samples[:20]  # asked again: answered from what it kept
+                kept = [reader(s, rng) for s in samples]
+                fresh = []
+                for s in samples:
+                    alone = he.play_likelihood(game, observation)
+                    assert alone is not None
+                    fresh.append(alone(s, rng))
+                assert kept == fresh
+                assert all(0 < w <= 1 for w in kept)
+            state = state.apply(bots[seat].choose(observation))
+    assert read >= 10

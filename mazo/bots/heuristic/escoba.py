@@ -1406,13 +1406,21 @@ def play_likelihood(game: Game, observation: Observation) -> Callable[[State, Rn
         p = weights[moves.index((card, taken))] / sum(weights)
         return (1.0 - READ_SLIP) * p + READ_SLIP / len(moves)
 
+    # A check's chance depends on the hand alone, and a search's samples deal the same
+    # few hands again and again (two unseen cards of thirty: 435 hands, over a thousand
+    # weighings a search), so each check keeps the chances it has worked out.
+    memos: list[dict[int, float]] = [{} for _ in checks]
+
     def likelihood(sample: State, rng: Rng) -> float:
         h: int = sample._h  # type: ignore[attr-defined]
         like = 1.0
-        for check in checks:
+        for check, memo in zip(checks, memos, strict=True):
             seat, card, later_cards = check[0], check[4], check[6]
             hand = (h >> offsets[seat] & _FULL) | later_cards | 1 << card
-            like *= chance(check, hand)
+            p = memo.get(hand)
+            if p is None:
+                p = memo[hand] = chance(check, hand)
+            like *= p
         return like
 
     return likelihood
