@@ -28,7 +28,8 @@ moves, the heuristic's move where it cannot serve).  In effect the search level 
 heuristic improved by looking ahead with itself.  In two-player Briscola the samples
 are resampled by how likely the opponent's last plays were with their cards, times the
 shipped net's odds that the opponent holds them (``infer=both``; the plays alone where
-the net cannot serve).  Trionfetti's heuristic makes every
+the net cannot serve); in Escoba, by how likely the other seats' plays of the round
+were (``infer=plays``).  Trionfetti's heuristic makes every
 bet (vega, answers, ranking); Envite's search also weighs its bets, on samples that fit
 the bets the others made, and its search levels sign their best trump to their partners
 (the rules' ``signals=team``, on by default) and trust their partners' signs.

@@ -1,9 +1,10 @@
-"""Escoba's search levels: the preset (paired common worlds, the game's own reward) plays
-legal moves at every player count, ``search_reward``'s numbers on an end state built card
-by card, the per-observation sampler deals what ``determinize`` deals, and the whole
-rollouts on ints (``fast_rollout``) end where the heuristic's moves one by one end.  (The
-rollouts' exact last round is checked against the solver in test_fast_escoba.py.)  No
-timing and no strength number decides a test here."""
+"""Escoba's search levels: the preset (paired common worlds, the game's own reward,
+samples weighed by the others' plays) plays legal moves at every player count,
+``search_reward``'s numbers on an end state built card by card, the per-observation
+sampler deals what ``determinize`` deals, and the whole rollouts on ints
+(``fast_rollout``) end where the heuristic's moves one by one end.  (The rollouts' exact
+last round is checked against the solver in test_fast_escoba.py.)  No timing and no
+strength number decides a test here."""
 
 from __future__ import annotations
 
@@ -21,11 +22,16 @@ from .fast_rollout_checks import assert_same_search_with_and_without
 OROS = [f"{r}O" for r in "1234567JQK"]
 
 
-def test_the_search_levels_use_the_preset() -> None:
-    game = mazo.load_game("escoba", players=2)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_search_levels_use_the_preset(players: int) -> None:
+    game = mazo.load_game("escoba", players=players)
     preset = search_preset(game)
     assert preset["paired"] is True and preset["reward"] == "game"
+    assert preset["infer"] == "plays"  # samples weighed by the others' plays of the round
     assert SEARCH_PRESET.items() <= preset.items()
+    for level in ("hard", "expert"):
+        bot: Any = mazo.make_bot(level, game, seed=1)
+        assert bot.play_reader is not None and bot.pool == 4
 
 
 @pytest.mark.parametrize(
