@@ -1432,8 +1432,9 @@ def play_likelihood(game: Game, observation: Observation) -> Callable[[State, Rn
 
 
 # The search levels' settings on top of levels.py's flat heuristic search (ISMCTS options).
-# Reading the opponent's plays of the round (session 27): +0.05 hand points a hand over
-# uniform samples (+0.01 to +0.10), paired over 1,000 deal sets at 300 playouts.
+# Reading the other seats' plays of the round (session 27, 300 playouts, paired with
+# uniform samples): two players +0.05 hand points a hand (+0.01 to +0.10, 1,000 deal
+# sets), three even (-0.00, 300 sets), four +0.18 (+0.00 to +0.36, 150 sets).
 SEARCH_PRESET: dict[str, Any] = {"paired": True, "reward": "game", "infer": "plays"}
 
 # Hand points margin that counts as a whole reward's swing in search_reward (hands are
