@@ -239,8 +239,9 @@ def test_escobas_reader_gives_each_sample_the_same_weight_however_often_it_is_as
 ) -> None:
     # The reader keeps the chances it has worked out, per play read and per hand: a
     # weight must not depend on which samples were weighed before it.  One reader asked
-    # about 60 samples in turn (the same hands come back) against a fresh reader per
-    # sample, at every position of a few hands where there is something to read.
+    # about 60 samples in turn, then 20 of them again (answered from what it kept),
+    # against a fresh reader per sample, at every position of three hands where there is
+    # something to read.
     from mazo.bots.heuristic import escoba as he
 
     game = mazo.load_game("escoba", players=players)
@@ -256,7 +257,7 @@ def test_escobas_reader_gives_each_sample_the_same_weight_however_often_it_is_as
                 read += 1
                 rng = Rng(read)
                 samples = [game.determinize(observation, rng) for _ in range(60)]
-                samples += samples[:20]  # asked again: answered from what it kept
+                samples += samples[:20]
                 kept = [reader(s, rng) for s in samples]
                 fresh = []
                 for s in samples:
