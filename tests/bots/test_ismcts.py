@@ -857,6 +857,68 @@ def test_hint_options_are_checked() -> None:
     assert ISMCTSBot(game, 1, hint="net").hint_net is None
 
 
+def _escoba_choice(least: int = 4) -> tuple[Any, Any, list[int]]:
+    """A two-player Escoba position of ``normal``'s play with at least ``least`` moves."""
+    game = mazo.load_game("escoba", players=2)
+    bots = [mazo.make_bot("normal", game, seed=s) for s in (1, 2)]
+    for match in range(20):
+        state = game.new_match(seed=match)
+        while not state.match_over:
+            moves = state.legal_actions()
+            if len(moves) >= least:
+                return game, state, moves
+            seat = state.to_act
+            state = state.apply(bots[seat].choose(state.observation(seat)))
+    raise AssertionError("no position with that many moves in 20 matches")
+
+
+def test_top_plays_out_only_the_nets_likeliest_moves_and_the_kept_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``top=K``: the paired search plays out the net's K likeliest moves (ties to the
+    lower id) and the move the guide keeps, however unlikely the net finds it; the
+    budget still counts playouts, so each move left in gets more worlds."""
+    import mazo.bots.ismcts as ismcts
+
+    game, state, moves = _escoba_choice()
+    obs = state.observation(state.to_act)
+    heuristic = mazo.make_bot("normal", game, seed=3).choose(obs)
+    others = [a for a in moves if a != heuristic]
+    # The heuristic's move is the net's least likely; two others tie for the lead.
+    logits = {a: 0.0 for a in moves}
+    logits[others[-1]] = logits[others[-2]] = 4.0
+    logits[others[0]] = 2.0
+    logits[heuristic] = -3.0
+    monkeypatch.setattr(ismcts, "policy_net", lambda game, weights: _FixedNet(logits))
+    common = {"iterations": 60, "paired": True, "depth": 1, "rollout": "heuristic"}
+    one = ISMCTSBot(game, 3, top=1, **common)  # no guide: nothing kept beside the net's
+    assert one.choose(obs) == others[-2] and one.last_iterations == 0
+    two = ISMCTSBot(game, 3, top=2, **common)
+    choice = two.choose(obs)
+    assert sorted(two.last_paired) == sorted([others[-2], others[-1]])
+    assert choice in two.last_paired and two.last_worlds == [0b11] * 30
+    guided = ISMCTSBot(game, 3, top=2, guide=0.02, **common)
+    choice = guided.choose(obs)
+    assert sorted(guided.last_paired) == sorted([others[-2], others[-1], heuristic])
+    assert choice in guided.last_paired and guided.last_iterations == 60
+    wide = ISMCTSBot(game, 3, top=len(moves), guide=0.02, **common)
+    plain = ISMCTSBot(game, 3, guide=0.02, **common)
+    assert wide.choose(obs) == plain.choose(obs)
+    assert wide.last_paired == plain.last_paired  # as many as there are: all of them
+
+
+def test_top_options_are_checked() -> None:
+    game = mazo.load_game("escoba", players=2)
+    for bad in (-1, 1.5, "2"):
+        with pytest.raises(mazo.RulesError, match="top must be an int >= 0"):
+            ISMCTSBot(game, 1, top=bad, paired=True)
+    with pytest.raises(mazo.RulesError, match="top picks the moves of a paired search"):
+        ISMCTSBot(game, 1, top=2)
+    with pytest.raises(mazo.RulesError, match="no net file"):
+        ISMCTSBot(game, 1, top=2, paired=True, weights="/nonexistent/net.npz")
+    assert ISMCTSBot(game, 1, paired=True).top_net is None  # top=0: every move, no net
+
+
 class _SeatLog:
     """A stand-in rollout net: plays the first legal move and logs the seats it plays."""
 
