@@ -170,6 +170,15 @@ def add_parser(subparsers: Any) -> None:
         "only games whose encoder has them (escoba)",
     )
     p.add_argument(
+        "--heuristic-context",
+        action="store_true",
+        help="with the game's context features, give each action the heuristic's view of "
+        "it too: its rank among the legal moves by normal's score and how far that score "
+        "falls below the best (implies --action-context; escoba). A net so made starts "
+        "from normal's judgement; what it learns from the search (--bot expert:...) is "
+        "where the search parts from it",
+    )
+    p.add_argument(
         "--init",
         metavar="NET",
         help="start from this net's weights (a folder or .npz as --out writes, or 'shipped' "
@@ -222,12 +231,12 @@ def run(args: argparse.Namespace) -> int:
                 "mazo train needs torch, which is in the train extra: pip install 'mazo[train]'",
                 code=1,
             ) from None
-        from mazo.nets.actions import ActionFeatures  # numpy: after torch's check
+        from mazo.nets.actions import HEURISTIC, ActionFeatures  # numpy: after torch's check
 
-        if args.action_context and not ActionFeatures.has_context(game):
-            raise CliError(
-                f"--action-context: {game.name} has no action context features (escoba has)"
-            )
+        context = HEURISTIC if args.heuristic_context else int(args.action_context)
+        if context and not ActionFeatures.has_context(game):
+            flag = "--heuristic-context" if args.heuristic_context else "--action-context"
+            raise CliError(f"{flag}: {game.name} has no action context features (escoba has)")
         show = progress_mode(args)
         summary = train_game(
             game,
@@ -250,7 +259,7 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers,
             mix=mix,
             bot=args.bot,
-            context=args.action_context,
+            context=context,
         )
         if args.json:
             sys.stdout.write(json.dumps(summary, indent=2) + "\n")
@@ -283,7 +292,7 @@ def train_game(
     workers: int = 1,
     mix: tuple[tuple[str, float], ...] = (),
     bot: str = "normal",
-    context: bool = False,
+    context: int = 0,
 ) -> dict[str, Any]:
     """Self-play, train, export and record (see the module docstring); the summary."""
     # numpy and torch come with the train extra: `mazo` itself (make run, make play)
@@ -436,8 +445,9 @@ def train_game(
 
 def _fit_features(start: dict[str, Any], size: int, init: str) -> dict[str, Any]:
     """The ``--init`` net's arrays for a head of ``size`` action features: a net without
-    the context features starts a run with them (``--action-context``) with those columns
-    at zero, so it plays as before until training moves them; the other way is refused."""
+    the context features starts a run with them (``--action-context``, or the heuristic's
+    view too: ``--heuristic-context``) with those columns at zero, so it plays as before
+    until training moves them; the other way is refused."""
     import numpy as np
 
     have = int(start["wp"].shape[1])
@@ -446,7 +456,8 @@ def _fit_features(start: dict[str, Any], size: int, init: str) -> dict[str, Any]
     if have > size:
         raise CliError(
             f"--init {init} has {have} action features, this run {size}: it was trained "
-            "with --action-context, so pass that too"
+            "with more context features, so pass the flag its record's command names "
+            "(--action-context or --heuristic-context)"
         )
     grown = dict(start)
     grown["wp"] = np.concatenate(
@@ -509,7 +520,9 @@ def _command(args: argparse.Namespace, game: Game) -> str:
         words += ["--teacher-iterations", str(args.teacher_iterations)]
     for item in args.mix:
         words += ["--mix", item]
-    if args.action_context:
+    if args.heuristic_context:
+        words.append("--heuristic-context")
+    elif args.action_context:
         words.append("--action-context")
     if args.init is not None:
         words += ["--init", args.init]

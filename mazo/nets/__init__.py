@@ -34,6 +34,7 @@ counts are covered and how to train one for the count asked for.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
@@ -41,10 +42,11 @@ from typing import Any
 
 import numpy as np
 
+from mazo.core.errors import RulesError
 from mazo.core.game import Game
 from mazo.env.encoding import Encoder, Observation
 from mazo.games import GAMES
-from mazo.nets.actions import ActionFeatures
+from mazo.nets.actions import HEURISTIC, ActionFeatures
 from mazo.nets.model import CARD_LAYERS, LAYERS, Evaluation, NetError, PolicyValueNet, read_value
 
 __all__ = [
@@ -125,10 +127,14 @@ class GameNet:
 def feature_kinds(game: Game) -> list[ActionFeatures]:
     """The action features a net for ``game`` may have been trained with: the fixed
     ones, and with the game's context features where it has them (``mazo train
-    --action-context``).  Their sizes differ, so a net's feature count says which."""
+    --action-context``), alone or with the heuristic's view of each move
+    (``--heuristic-context``).  Their sizes differ, so a net's feature count says which."""
     kinds = [ActionFeatures(game)]
     if ActionFeatures.has_context(game):
-        kinds.append(ActionFeatures(game, context=True))
+        kinds.append(ActionFeatures(game, context=1))
+        # Without a heuristic that scores every move no such net can have been made.
+        with contextlib.suppress(RulesError):
+            kinds.append(ActionFeatures(game, context=HEURISTIC))
     return kinds
 
 

@@ -34,10 +34,23 @@ trained before context existed keep loading.
 
 (Taking 4O and KO leaves 5C: a king, worth 10, sweeps it: context feature 10, index
 ``89 + 10``.)
+
+With ``context=HEURISTIC`` (2) an action gets, after the game's context feature, two
+more: how the game's heuristic (``normal``) ranks it among the legal moves and how far
+its score falls below the best (:class:`HeuristicView`, ``size`` 11; kind
+``"cards+context+heuristic"``, Escoba's head ``101 + 11 = 112`` features).  A net so made
+reads ``normal``'s judgement of every move as an input, the way a Go net reads
+hand-made features: imitation of ``normal`` becomes easy, and what a net learned from
+the search's moves must add is where and why the search parts from that judgement.
+
+>>> view = ActionFeatures(mazo.load_game("escoba", players=2), context=HEURISTIC)
+>>> view.kind, view.size
+('cards+context+heuristic', 112)
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -45,12 +58,87 @@ from mazo.core.errors import InvalidActionError, RulesError
 from mazo.core.game import Game
 from mazo.env.encoding import hook
 
-__all__ = ["MAX_DENSE", "MAX_TAKEN", "ActionFeatures"]
+__all__ = ["HEURISTIC", "MAX_DENSE", "MAX_TAKEN", "ActionFeatures", "HeuristicView"]
 
 MAX_DENSE = 1024
 """A game with more action ids than this gets card features instead of one per id."""
 MAX_TAKEN = 8
 """The count-of-cards-taken features: 0..MAX_TAKEN (more is counted as MAX_TAKEN)."""
+HEURISTIC = 2
+"""``context`` for the game's context features and the heuristic's view of each move."""
+
+GAPS = (1e-9, 0.02, 0.05, 0.1, 0.2, 0.4)
+""":class:`HeuristicView`'s bins of a move's score below the best, in the heuristic's
+units (Escoba's: match points): at most 1e-9 (a best move), up to 0.02, ... above 0.4."""
+RANKS = 4
+""":class:`HeuristicView`'s ranks: 0 (a best move), 1, 2, and 3 or lower."""
+
+
+class HeuristicView:
+    """Two features of each move from the game's heuristic, which scores every legal
+    move (its ``scores(observation)``, action string to score): its rank, the number of
+    moves that score more than 1e-9 above it (0..:data:`RANKS` - 1, lower ranks counted
+    as the last), and its score's gap to the best, binned by :data:`GAPS`.  The
+    heuristic reads only the observation, as the net does.
+
+    >>> import mazo
+    >>> game = mazo.load_game("escoba", players=2)
+    >>> obs = game.new_match(seed=3).observation(0)
+    >>> view = HeuristicView(game)
+    >>> legal = [game.string_to_action(t) for t in obs["legal_actions"]]
+    >>> pairs = view.indices(obs, legal)
+    >>> min(rank for rank, gap in pairs), min(gap for rank, gap in pairs)
+    (0, 0)
+    """
+
+    size = RANKS + len(GAPS) + 1
+    names = (
+        "the heuristic's best move",
+        "the heuristic's second move",
+        "the heuristic's third move",
+        "the heuristic's fourth move or lower",
+        "scores the best",
+        *(f"scores {low:g} to {high:g} below the best" for low, high in itertools.pairwise(GAPS)),
+        f"scores more than {GAPS[-1]:g} below the best",
+    )
+
+    def __init__(self, game: Game) -> None:
+        from mazo.bots.heuristic import make_heuristic
+
+        bot = make_heuristic(game, 0)
+        scores = getattr(bot, "scores", None)
+        if scores is None:
+            raise RulesError(f"{game.name}'s heuristic does not score every move")
+        self._scores: Any = scores
+        self._game = game
+        self._text: dict[int, str] = {}
+
+    def indices(
+        self, observation: Mapping[str, Any], legal: Sequence[int]
+    ) -> list[tuple[int, int]]:
+        """Per action id of ``legal``: (its rank, its gap's bin), each counted from 0."""
+        scores: dict[str, float] = self._scores(observation)
+        text = self._text
+        to_string = self._game.action_to_string
+        got = []
+        for action in legal:
+            name = text.get(action)
+            if name is None:
+                name = text[action] = to_string(action)
+            got.append(scores[name])
+        ordered = sorted(got, reverse=True)
+        top = ordered[0]
+        out = []
+        for score in got:
+            above = 0
+            while above < len(ordered) and ordered[above] > score + 1e-9:
+                above += 1
+            gap = top - score
+            bin_ = 0
+            while bin_ < len(GAPS) and gap > GAPS[bin_]:
+                bin_ += 1
+            out.append((min(above, RANKS - 1), bin_))
+        return out
 
 
 class ActionFeatures:
@@ -58,15 +146,18 @@ class ActionFeatures:
 
     ``kind`` is ``"dense"`` (one feature per id: :attr:`size` is ``num_actions``) or
     ``"cards"`` (played card, cards taken, count taken: ``2·deck + MAX_TAKEN + 1``), and
-    ``"cards+context"`` with ``context`` (the game's ``ACTION_CONTEXT`` after those).
+    ``"cards+context"`` with ``context`` (the game's ``ACTION_CONTEXT`` after those), and
+    ``"cards+context+heuristic"`` with ``context=HEURISTIC`` (:class:`HeuristicView`'s two
+    features last).
     """
 
-    def __init__(self, game: Game, context: bool = False) -> None:
+    def __init__(self, game: Game, context: int = 0) -> None:
         info = game.info
         self.game = game
         self.num_actions = info.num_actions
         self.deck_size = info.deck.size
         self.context: Any = None  # the game's ACTION_CONTEXT, made for its card codes
+        self.view: HeuristicView | None = None  # context=HEURISTIC: normal's ranks and gaps
         if self.num_actions <= MAX_DENSE:
             self.kind = "dense"
             self.size = self.num_actions
@@ -81,6 +172,12 @@ class ActionFeatures:
             self.context = made(self._card)
             self.kind = "cards+context"
             self.size += made.size
+            if context == HEURISTIC:
+                self.view = HeuristicView(game)
+                self.kind = "cards+context+heuristic"
+                self.size += HeuristicView.size
+            elif context != 1:
+                raise RulesError(f"action context {context!r}: 0, 1 (the game's) or {HEURISTIC}")
         self._memo: dict[int, tuple[int, ...]] = {}
         self._cards: dict[int, tuple[int, ...]] = {}  # action id -> its card ids
 
@@ -130,10 +227,18 @@ class ActionFeatures:
         rows = [of(a) for a in legal]
         cards = self._cards
         extra = self.context.indices(observation, [cards[a] for a in legal])
-        return [(*row, base + i) for row, i in zip(rows, extra, strict=True)]
+        if self.view is None:
+            return [(*row, base + i) for row, i in zip(rows, extra, strict=True)]
+        ranks = base + self.context.size
+        gaps = ranks + RANKS
+        views = self.view.indices(observation, legal)
+        return [
+            (*row, base + i, ranks + rank, gaps + gap)
+            for row, i, (rank, gap) in zip(rows, extra, views, strict=True)
+        ]
 
     def width(self) -> int:
         """The most features one action can have."""
         if self.kind == "dense":
             return 1
-        return MAX_TAKEN + 2 + (self.context is not None)
+        return MAX_TAKEN + 2 + (self.context is not None) + 2 * (self.view is not None)

@@ -175,7 +175,7 @@ def _play_match(
     limit: int | None,
     progress: Callable[[], None] | None = None,
     mix: Mix = (),
-    context: bool = False,
+    context: int = 0,
 ) -> _MatchRows:
     """Match ``match`` of the self-play, stopped once ``limit`` deals have ended (None:
     played to its end); ``progress()`` is called as each deal ends."""
@@ -267,7 +267,7 @@ def _worker_match(
     teacher: Teacher | None,
     cards: bool | str,
     mix: Mix = (),
-    context: bool = False,
+    context: int = 0,
 ) -> _MatchRows:
     """:func:`_play_match` in a worker process: the whole match (the parent keeps the
     deals it needs), the judge made for the match."""
@@ -292,7 +292,7 @@ def self_play(
     teacher: Teacher | None = None,
     workers: int = 1,
     mix: Mix = (),
-    context: bool = False,
+    context: int = 0,
 ) -> Dataset:
     """Play ``bot`` against itself on ``game`` until ``deals`` deals have ended (see the
     module docstring); ``progress(done, deals)`` is called as deals end; ``values(state,

@@ -617,10 +617,77 @@ def test_an_action_context_run_is_recorded_loads_and_can_grow_a_plain_net(
     assert "--action-context --init" in record["record"]["command"]
     back = ["--init", str(tmp_path / "ctx"), "--out", str(tmp_path / "x")]
     assert _train([*flags, *back]) == 2
-    assert "trained with --action-context, so pass that too" in capsys.readouterr().err
+    assert "trained with more context features, so pass the flag" in capsys.readouterr().err
     assert _train(["briscola", "-n", "2", "--action-context", "--out", str(tmp_path / "y")]) == 2
     err = capsys.readouterr().err
     assert "--action-context: briscola has no action context features (escoba has)" in err
+
+
+def test_a_heuristic_context_run_grows_a_context_net_and_reads_normals_judgement(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--heuristic-context``: 112 action features (the context net's 101 and the
+    heuristic's 11, which start at zero from ``--init``), recorded, loaded and played."""
+    flags = ["escoba", "-n", "2", "--deals", "4", "--epochs", "1", "--hidden", "16", "--seed", "2"]
+    assert _train([*flags, "--action-context", "--out", str(tmp_path / "ctx"), "--json"]) == 0
+    more = ["--heuristic-context", "--lr", "1e-9", "--init", str(tmp_path / "ctx")]
+    assert _train([*flags, *more, "--out", str(tmp_path / "view"), "--json"]) == 0
+    capsys.readouterr()
+    game = mazo.load_game("escoba", players=2)
+    ctx, view = load_net(game, tmp_path / "ctx"), load_net(game, tmp_path / "view")
+    assert view.actions.kind == "cards+context+heuristic" and view.net.features == 112
+    assert np.allclose(view.net.w["wp"][:, :101], ctx.net.w["wp"], atol=1e-6)
+    assert np.allclose(view.net.w["wp"][:, 101:], 0.0, atol=1e-6)
+    state = game.new_match(seed=5)
+    obs = state.observation(state.to_act)
+    (legal_a, ev_a), (legal_b, ev_b) = ctx.evaluate(obs), view.evaluate(obs)
+    assert legal_a == legal_b and np.allclose(ev_a.logits, ev_b.logits, atol=1e-4)
+    record = json.loads((tmp_path / "view" / "escoba-2p.json").read_text())
+    assert record["action_features"] == {"kind": "cards+context+heuristic", "size": 112}
+    assert "--heuristic-context --init" in record["record"]["command"]
+    assert "--action-context" not in record["record"]["command"]
+    back = ["--action-context", "--init", str(tmp_path / "view"), "--out", str(tmp_path / "x")]
+    assert _train([*flags, *back]) == 2
+    assert "trained with more context features" in capsys.readouterr().err
+    assert _train(["briscola", "-n", "2", "--heuristic-context", "--out", str(tmp_path / "y")]) == 2
+    err = capsys.readouterr().err
+    assert "--heuristic-context: briscola has no action context features" in err
+
+
+def test_heuristic_context_names_normals_best_moves_and_how_far_below_the_rest_fall() -> None:
+    """Every candidate of the self-play has one rank and one gap feature; ``normal``'s
+    own move (the target: it plays the self-play) is always one it ranks best; and both
+    features are what the heuristic's scores of the position say."""
+    from mazo.bots.heuristic import make_heuristic
+    from mazo.nets.actions import GAPS, HEURISTIC, RANKS
+
+    game = mazo.load_game("escoba", players=2)
+    data = self_play(game, deals=6, seed=6, context=HEURISTIC)
+    assert data.pad == 112
+    valid = data.cand[:, :, 0] != 112
+    ranks = ((data.cand >= 101) & (data.cand < 101 + RANKS)).sum(axis=2)
+    gaps = ((data.cand >= 101 + RANKS) & (data.cand < 112)).sum(axis=2)
+    assert (ranks[valid] == 1).all() and (gaps[valid] == 1).all()
+    assert (ranks[~valid] == 0).all() and (gaps[~valid] == 0).all()
+    chosen = data.cand[np.arange(len(data)), data.target]
+    assert (chosen == 101).any(axis=1).all()  # rank 0: one of the heuristic's best moves
+    features = ActionFeatures(game, context=HEURISTIC)
+    scorer: Any = make_heuristic(game, 0)
+    state, seen = game.new_match(seed=8), 0
+    bot = mazo.make_bot("normal", game, seed=1)
+    while not state.match_over and seen < 40:
+        obs = state.observation(state.to_act)
+        legal = [game.string_to_action(t) for t in obs["legal_actions"]]
+        if len(legal) > 1:
+            seen += 1
+            scores = scorer.scores(obs)
+            mine = [scores[game.action_to_string(a)] for a in legal]
+            for row, score in zip(features.of_legal(obs, legal), mine, strict=True):
+                rank, gap = row[-2] - 101, row[-1] - 101 - RANKS
+                assert rank == min(sum(s > score + 1e-9 for s in mine), RANKS - 1)
+                assert gap == sum((max(mine) - score) > g for g in GAPS)
+        state = state.apply(bot.choose(obs))
+    assert seen == 40
 
 
 def test_context_self_play_in_worker_processes_is_the_same_data() -> None:
@@ -642,6 +709,7 @@ def test_a_net_with_neither_feature_count_is_refused(tmp_path: Path) -> None:
     assert [(k.kind, k.size) for k in feature_kinds(game)] == [
         ("cards", 89),
         ("cards+context", 101),
+        ("cards+context+heuristic", 112),
     ]
     assert [k.size for k in feature_kinds(mazo.load_game("briscola", players=2))] == [50]
     src = load_net(game)
@@ -652,7 +720,8 @@ def test_a_net_with_neither_feature_count_is_refused(tmp_path: Path) -> None:
     np.savez(tmp_path / "escoba-2p.npz", **arrays)
     (tmp_path / "escoba-2p.json").write_text(json.dumps(src.meta))
     with pytest.raises(
-        NetError, match=r"escoba-2p\.npz: this net has 95 action features; escoba needs 89 or 101"
+        NetError,
+        match=r"escoba-2p\.npz: this net has 95 action features; escoba needs 89 or 101 or 112",
     ):
         load_net(game, tmp_path)
 
