@@ -55,8 +55,8 @@ the net as a prior over which moves are worth the budget.  The budget counts pla
 so each move left in gets more worlds and a less noisy mean.  One net evaluation a
 search, where there are more than ``K`` moves.  No level uses it: in two-player Escoba
 at 300 playouts, ``top=2`` lost 0.10 hand points a hand against ``normal``, paired with
-the preset (docs/nets.md, "Session 28"): the moves an imitation net finds unlikely are
-where the search finds its gains.
+the preset, and ``top=3`` was even (docs/nets.md, "Session 28"): the moves an imitation
+net finds unlikely are where the search finds its gains.
 
 ``bets=heuristic`` leaves every move that is not a card play (Envite's bets and answers,
 Trionfetti's vega, answers and rank order, Briscola's exchange) to the game's heuristic,
