@@ -672,6 +672,8 @@ def test_heuristic_context_names_normals_best_moves_and_how_far_below_the_rest_f
     chosen = data.cand[np.arange(len(data)), data.target]
     assert (chosen == 101).any(axis=1).all()  # rank 0: one of the heuristic's best moves
     features = ActionFeatures(game, context=HEURISTIC)
+    with pytest.raises(mazo.RulesError, match=r"action context 3: 0, 1 \(the game's\) or 2"):
+        ActionFeatures(game, context=3)
     scorer: Any = make_heuristic(game, 0)
     state, seen = game.new_match(seed=8), 0
     bot = mazo.make_bot("normal", game, seed=1)
