@@ -126,19 +126,14 @@ class HeuristicView:
             if name is None:
                 name = text[action] = to_string(action)
             got.append(scores[name])
-        ordered = sorted(got, reverse=True)
-        top = ordered[0]
-        out = []
-        for score in got:
-            above = 0
-            while above < len(ordered) and ordered[above] > score + 1e-9:
-                above += 1
-            gap = top - score
-            bin_ = 0
-            while bin_ < len(GAPS) and gap > GAPS[bin_]:
-                bin_ += 1
-            out.append((min(above, RANKS - 1), bin_))
-        return out
+        top = max(got)
+        return [
+            (
+                min(sum(other > score + 1e-9 for other in got), RANKS - 1),
+                sum(top - score > edge for edge in GAPS),  # GAPS ascend: the bin's index
+            )
+            for score in got
+        ]
 
 
 class ActionFeatures:
