@@ -29,7 +29,8 @@ heuristic improved by looking ahead with itself.  In two-player Briscola the sam
 are resampled by how likely the opponent's last plays were with their cards, times the
 shipped net's odds that the opponent holds them (``infer=both``; the plays alone where
 the net cannot serve); in Escoba, by how likely the other seats' plays of the round
-were (``infer=plays``).  Trionfetti's heuristic makes every
+were (``infer=plays``), and its lines are cut six moves on and scored by the shipped
+net's value head (``leaf=6``, two players).  Trionfetti's heuristic makes every
 bet (vega, answers, ranking); Envite's search also weighs its bets, on samples that fit
 the bets the others made, and its search levels sign their best trump to their partners
 (the rules' ``signals=team``, on by default) and trust their partners' signs.
@@ -85,6 +86,8 @@ def search_preset(game: Game) -> dict[str, Any]:
     preset = {**_FLAT_HEURISTIC, **getattr(module, "SEARCH_PRESET", {})}
     if preset.get("prior") and not _net_fits(game, "prior"):
         del preset["prior"]
+    if preset.get("leaf") and not _net_fits(game, "value"):
+        del preset["leaf"]  # lines played out to their end, as before the net
     if preset.get("infer") in ("net", "both") and not _net_fits(game, "cards"):
         preset.update(getattr(module, "SEARCH_WITHOUT_NET", {"infer": "none"}))
     if preset.get("hint") == "net" and not _net_fits(game, "policy"):
@@ -95,13 +98,14 @@ def search_preset(game: Game) -> dict[str, Any]:
 def _net_fits(game: Game, use: str) -> bool:
     """Whether the game's shipped net can serve the search here, as its prior (``use``
     ``"prior"``: a net trained with ``--teacher rollouts``), to weigh its samples
-    (``"cards"``: a net with a cards head, ``infer=net`` or ``both``) or to name the
-    move the guide keeps (``"policy"``: any net, ``hint=net``): numpy is installed (the
+    (``"cards"``: a net with a cards head, ``infer=net`` or ``both``), to name the
+    move the guide keeps (``"policy"``: any net, ``hint=net``) or to score its lines
+    (``"value"``: any net, ``leaf``): numpy is installed (the
     ``cli``, ``server`` and ``rl`` extras) and the net was trained for this player count
     and rules layout.  Elsewhere the search levels play without it (the game's
-    ``SEARCH_WITHOUT_NET`` settings replace ``infer=net``, ``both`` or ``hint=net``; a
-    warning says so where numpy alone is missing)."""
-    from mazo.bots.ismcts import cards_net, policy_net, prior_net
+    ``SEARCH_WITHOUT_NET`` settings replace ``infer=net``, ``both`` or ``hint=net``, and
+    ``leaf`` is dropped; a warning says so where numpy alone is missing)."""
+    from mazo.bots.ismcts import cards_net, policy_net, prior_net, value_net
 
     if importlib.util.find_spec("numpy") is None:
         warnings.warn(
@@ -111,7 +115,9 @@ def _net_fits(game: Game, use: str) -> bool:
         )
         return False
     try:
-        {"prior": prior_net, "cards": cards_net, "policy": policy_net}[use](game)
+        {"prior": prior_net, "cards": cards_net, "policy": policy_net, "value": value_net}[use](
+            game
+        )
     except RulesError:
         return False
     return True

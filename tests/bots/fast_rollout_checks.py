@@ -11,18 +11,22 @@ import mazo
 
 
 def assert_same_search_with_and_without(
-    game: Any, lines: list[Any], heuristic: ModuleType, monkeypatch: pytest.MonkeyPatch
+    game: Any,
+    lines: list[Any],
+    heuristic: ModuleType,
+    monkeypatch: pytest.MonkeyPatch,
+    **options: Any,
 ) -> None:
-    """The preset's paired search (``hard`` at 24 samples, the same seeds) on ``lines``:
-    every move's reward in every world, and the move chosen, are the same whether its
-    rollouts run through the game's ``fast_rollout`` or move by move (the hook turned
-    off in ``heuristic``, the game's heuristic module); and the search drew enough
-    rollouts for that to say something."""
+    """The preset's paired search (``hard`` at 24 samples, the same seeds, ``options``
+    on top) on ``lines``: every move's reward in every world, and the move chosen, are
+    the same whether its rollouts run through the game's ``fast_rollout`` or move by
+    move (the hook turned off in ``heuristic``, the game's heuristic module); and the
+    search drew enough rollouts for that to say something."""
 
     def search() -> list[Any]:
         out = []
         for i, line in enumerate(lines):
-            bot = mazo.make_bot("hard", game, seed=i, iterations=24)
+            bot = mazo.make_bot("hard", game, seed=i, iterations=24, **options)
             out.append((bot.choose(line.observation(line.to_act)), bot.last_paired))
         return out
 

@@ -165,7 +165,8 @@ def test_a_searchs_rollout_moves_are_the_observations(
     searches = 0
     while searches < 6:
         if searches < state.hand_number + len(state.table()) // 3:
-            bot: Any = mazo.make_bot("hard", game, seed=searches, iterations=60)
+            # leaf=0: lines played out whole, every rollout move to the hand's end.
+            bot: Any = mazo.make_bot("hard", game, seed=searches, iterations=60, leaf=0)
             for policy in bot.policies:
                 policy.choose_state = checking(policy)
             bot.choose(state.observation(state.to_act))

@@ -1034,3 +1034,126 @@ def test_on_the_clock_the_collector_waits_for_the_move() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+class _FixedValue:
+    """A stand-in for a net's value head: one reading for every observation, and the
+    observations it was asked to read."""
+
+    def __init__(self, margin: float, chance: float) -> None:
+        self.reading = (margin, chance)
+        self.read: list[Any] = []
+
+    def value(self, observation: Any) -> tuple[float, float]:
+        self.read.append(observation)
+        return self.reading
+
+
+def test_leaf_reads_the_value_head_after_k_rollout_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``leaf=K``: each line is played ``K`` moves on after the searched move, then read
+    by the net's value head from the searching seat's observation: the chance of
+    winning blended with the margin mapped to 0..1, ``margin`` of the weight."""
+    import mazo.bots.ismcts as ismcts
+
+    game, state, moves = _escoba_choice()
+    seat = state.to_act
+    obs = state.observation(seat)
+    assert obs["stock_size"] >= 10  # no line can end its hand within the leaf's moves
+    head = _FixedValue(0.2, 0.7)
+    monkeypatch.setattr(ismcts, "value_net", lambda game, weights: head)
+    bot = ISMCTSBot(
+        game, 3, iterations=40, paired=True, depth=1, rollout="heuristic", margin=0.5, leaf=3
+    )
+    assert bot.choose(obs) in moves
+    want = 0.5 * 0.7 + 0.5 * (0.5 + 0.5 * 0.2)
+    rewards = [r for got in bot.last_paired.values() for r in got]
+    assert len(rewards) == 40 and all(r == pytest.approx(want) for r in rewards)
+    assert len(head.read) == 40
+    played = len(obs["history"])
+    for seen in head.read:
+        assert seen["seat"] == seat
+        assert len(seen["history"]) == played + 1 + 3  # the searched move and three more
+
+
+def test_a_leaf_past_the_hands_end_is_the_plain_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines that end their hand before the leaf score their end as a rollout's would:
+    with a leaf beyond any hand's length, the net is never read and every line's reward
+    is the plain search's (the same worlds and draws, the moves one by one)."""
+    import mazo.bots.ismcts as ismcts
+
+    game, state, _ = _escoba_choice()
+    obs = state.observation(state.to_act)
+    head = _FixedValue(1.0, 1.0)
+    monkeypatch.setattr(ismcts, "value_net", lambda game, weights: head)
+    common = {"iterations": 40, "paired": True, "depth": 1, "rollout": "heuristic"}
+    far = ISMCTSBot(game, 3, leaf=500, **common)
+    plain = ISMCTSBot(game, 3, **common)
+    assert far.choose(obs) == plain.choose(obs)
+    assert far.last_paired == plain.last_paired
+    assert head.read == []
+
+
+def test_leaf_options_are_checked() -> None:
+    game = mazo.load_game("escoba", players=2)
+    for bad in (-1, 1.5, "2"):
+        with pytest.raises(mazo.RulesError, match="leaf must be an int >= 0"):
+            ISMCTSBot(game, 1, leaf=bad, paired=True)
+    with pytest.raises(mazo.RulesError, match="leaf scores the lines of a paired search"):
+        ISMCTSBot(game, 1, leaf=4)
+    with pytest.raises(mazo.RulesError, match="no net file"):
+        ISMCTSBot(game, 1, leaf=4, paired=True, weights="/nonexistent/net.npz")
+
+
+def test_leaf_with_the_shipped_net_scores_lines_as_rewards() -> None:
+    """The shipped Escoba net's value head as the leaf: every line's score is a reward
+    in [0, 1] and the search plays a legal move."""
+    pytest.importorskip("numpy")
+    game, state, moves = _escoba_choice()
+    bot = ISMCTSBot(game, 3, iterations=20, paired=True, depth=1, rollout="heuristic", leaf=2)
+    assert bot.choose(state.observation(state.to_act)) in moves
+    rewards = [r for got in bot.last_paired.values() for r in got]
+    assert len(rewards) == 20 and all(0.0 <= r <= 1.0 for r in rewards)
+    assert len(set(rewards)) > 1  # the net reads the lines apart
+
+
+def _escoba_before_last_deal(cards_in_hands: int) -> tuple[Any, Any]:
+    """A two-player Escoba position of ``normal``'s play with six cards left in the
+    stock (the last deal to come) and ``cards_in_hands`` cards in the two hands."""
+    game = mazo.load_game("escoba", players=2)
+    bots = [mazo.make_bot("normal", game, seed=s) for s in (1, 2)]
+    for match in range(20):
+        state = game.new_match(seed=match)
+        while not state.match_over:
+            seat = state.to_act
+            obs = state.observation(seat)
+            last_deal_next = obs["stock_size"] == 6 and sum(obs["hand_sizes"]) == cards_in_hands
+            if last_deal_next and len(state.legal_actions()) > 1:
+                return game, state
+            state = state.apply(bots[seat].choose(obs))
+    raise AssertionError("no such position in 20 matches")
+
+
+def test_a_leaf_that_hides_nothing_is_played_to_its_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A line whose leaf falls after the last deal (two-player Escoba's last round, the
+    stock empty: nothing hidden) is played to its hand's end, as without the leaf; one
+    whose leaf falls before it is read by the net."""
+    import mazo.bots.ismcts as ismcts
+
+    common = {"iterations": 30, "paired": True, "depth": 1, "rollout": "heuristic"}
+    # Three cards in the hands: the searched move and the next two empty them, the last
+    # deal comes, and the leaf four moves on sees every card.
+    game, state = _escoba_before_last_deal(3)
+    obs = state.observation(state.to_act)
+    head = _FixedValue(1.0, 1.0)
+    monkeypatch.setattr(ismcts, "value_net", lambda game, weights: head)
+    cut = ISMCTSBot(game, 3, leaf=4, **common)
+    plain = ISMCTSBot(game, 3, **common)
+    assert cut.choose(obs) == plain.choose(obs)
+    assert cut.last_paired == plain.last_paired
+    assert head.read == []
+    # Six cards in the hands: four moves on, the last deal has not come yet.
+    game, state = _escoba_before_last_deal(6)
+    obs = state.observation(state.to_act)
+    cut = ISMCTSBot(game, 3, leaf=4, **common)
+    cut.choose(obs)
+    assert len(head.read) == 30 and all(seen["stock_size"] == 6 for seen in head.read)

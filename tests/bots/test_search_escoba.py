@@ -28,10 +28,30 @@ def test_the_search_levels_use_the_preset(players: int) -> None:
     preset = search_preset(game)
     assert preset["paired"] is True and preset["reward"] == "game"
     assert preset["infer"] == "plays"  # samples weighed by the others' plays of the round
-    assert SEARCH_PRESET.items() <= preset.items()
+    # The shipped net (two players) scores the lines at the leaf; elsewhere none fits
+    # and the lines are played out to the hand's end.
+    leaf = SEARCH_PRESET["leaf"] if players == 2 else 0
+    assert leaf > 0 or players != 2
+    assert preset.get("leaf", 0) == leaf
+    assert {k: v for k, v in SEARCH_PRESET.items() if k != "leaf"}.items() <= preset.items()
     for level in ("hard", "expert"):
         bot: Any = mazo.make_bot(level, game, seed=1)
         assert bot.play_reader is not None and bot.pool == 4
+        assert bot.leaf == leaf and (bot.leaf_net is not None) == (players == 2)
+
+
+def test_the_leaf_is_dropped_without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without numpy the net cannot be read: the search levels play their lines out, and
+    a warning says what to install."""
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "numpy" else real(name, *a)
+    )
+    with pytest.warns(UserWarning, match="needs numpy"):
+        preset = search_preset(mazo.load_game("escoba", players=2))
+    assert "leaf" not in preset and preset["infer"] == "plays"
 
 
 @pytest.mark.parametrize(
@@ -300,10 +320,13 @@ def test_the_search_reads_the_same_rewards_with_and_without_the_shortcut(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The preset's paired search on the same positions and seeds: every move's reward
-    in every world is the same whether its rollouts run on ints or move by move."""
+    in every world is the same whether its rollouts run on ints or move by move.  The
+    preset cuts its lines at the net's leaf (the shortcut plays only the last round's
+    tails there); with ``leaf=0`` every line is played out whole, by the shortcut."""
     import mazo.bots.heuristic.escoba as heuristic
 
     game = mazo.load_game("escoba", players=2)
     lines = [line for line in _search_lines(game, 40, seed=70) if line._m == 0][::4]
 
     assert_same_search_with_and_without(game, lines, heuristic, monkeypatch)
+    assert_same_search_with_and_without(game, lines, heuristic, monkeypatch, leaf=0)
