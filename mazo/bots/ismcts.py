@@ -369,22 +369,15 @@ def parse_ismcts_options(options: dict[str, Any], defaults: dict[str, Any]) -> d
         raise RulesError(f"ismcts prior must be a number >= 0 (worlds), not {prior!r}")
     if prior and not out["paired"]:
         raise RulesError("ismcts prior weighs the net beside a paired search: set paired=true")
-    top = out["top"]
-    if type(top) is not int or top < 0:
-        raise RulesError(
-            f"ismcts top must be an int >= 0 (the net's likeliest moves searched; 0 for "
-            f"all), not {top!r}"
-        )
-    if top and not out["paired"]:
-        raise RulesError("ismcts top picks the moves of a paired search: set paired=true")
-    leaf = out["leaf"]
-    if type(leaf) is not int or leaf < 0:
-        raise RulesError(
-            f"ismcts leaf must be an int >= 0 (rollout moves before the net's value reads "
-            f"the line; 0 to play it out), not {leaf!r}"
-        )
-    if leaf and not out["paired"]:
-        raise RulesError("ismcts leaf scores the lines of a paired search: set paired=true")
+    _check_paired_count(
+        out, "top", "the net's likeliest moves searched; 0 for all", "picks the moves"
+    )
+    _check_paired_count(
+        out,
+        "leaf",
+        "rollout moves before the net's value reads the line; 0 to play it out",
+        "scores the lines",
+    )
     if out["hint"] not in ("heuristic", "net"):
         raise RulesError(f"ismcts hint must be 'heuristic' or 'net', not {out['hint']!r}")
     share = out["net_opponents"]
@@ -401,6 +394,16 @@ def parse_ismcts_options(options: dict[str, Any], defaults: dict[str, Any]) -> d
     if weights is not None and not (isinstance(weights, str) and weights):
         raise RulesError(f"ismcts weights={weights!r}: a folder or .npz path of a net")
     return out
+
+
+def _check_paired_count(out: dict[str, Any], key: str, meaning: str, does: str) -> None:
+    """An option of a paired search that counts (``top``, ``leaf``): an int >= 0, and
+    above 0 only with ``paired``."""
+    value = out[key]
+    if type(value) is not int or value < 0:
+        raise RulesError(f"ismcts {key} must be an int >= 0 ({meaning}), not {value!r}")
+    if value and not out["paired"]:
+        raise RulesError(f"ismcts {key} {does} of a paired search: set paired=true")
 
 
 DEFAULTS: dict[str, Any] = {
@@ -924,13 +927,15 @@ class ISMCTSBot:
         if self.policies is not None:
             self._prepare_rollouts()
         world = _stopping(lambda rng: state)
-        # One world, no clock, no guide and no net: the values alone (put back after).
-        kept = self.iterations, self.think_ms, self.guide, self.prior
+        # One world, no clock, no guide and no net (a leaf's value would guess the cards
+        # this state holds): each line played to its end (put back after).
+        kept = self.iterations, self.think_ms, self.guide, self.prior, self.leaf
         self.iterations, self.think_ms, self.guide, self.prior = len(moves), 0.0, 0.0, 0.0
+        self.leaf = 0
         try:
             self._choose_paired({}, world, Rng(0), seat, moves, None, None)
         finally:
-            self.iterations, self.think_ms, self.guide, self.prior = kept
+            self.iterations, self.think_ms, self.guide, self.prior, self.leaf = kept
         return {a: got[0] for a, got in self.last_paired.items() if got}
 
     def search_values(self, observation: Observation) -> dict[int, float]:

@@ -763,6 +763,32 @@ def test_world_values_cover_the_seats_moves_and_leave_the_search_as_it_was() -> 
     assert (bot.iterations, bot.think_ms, bot.guide) == (50, 0.0, 0.0)
 
 
+def test_world_values_play_every_line_to_its_end_past_a_leaf(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a whole state the lines are played out: a search with ``leaf`` (two-player
+    Escoba's preset) gives the same values as one without and never reads the net, and
+    keeps its leaf for play."""
+    import mazo.bots.ismcts as ismcts
+
+    head = _FixedValue(1.0, 1.0)
+    monkeypatch.setattr(ismcts, "value_net", lambda game, weights: head)
+    game = mazo.load_game("escoba", players=2)
+    common = {"iterations": 1, "paired": True, "depth": 1, "rollout": "heuristic"}
+    state = game.new_match(seed=4)
+    seen = 0
+    for _ in range(12):
+        seat = state.to_act
+        cut = ISMCTSBot(game, 5, leaf=2, **common)
+        whole = ISMCTSBot(game, 5, **common)
+        values = cut.world_values(state, seat)
+        assert values == whole.world_values(state, seat)
+        seen += len(values) > 1
+        assert cut.leaf == 2
+        state = state.apply(state.legal_actions()[0])
+    assert seen > 0 and head.read == []
+
+
 class _FixedNet:
     """A stand-in for a net: fixed logits per action id."""
 
