@@ -65,10 +65,10 @@ winning the deal blended with the expected margin (``margin`` of the weight, the
 mapped from -1..1 to 0..1, as the game's reward blends them).  A line that ends its deal
 sooner is scored by its end, as without the option, and so is one whose leaf hides
 nothing from the seat (the solver's ``perfect_information``: two-player Escoba's last
-round), played on to its end.  The net reads the deal, not the
-match, so a line that would end the match counts as one more deal.  One net evaluation
-a line instead of the rest of its rollout: a value from self-play averages over the
-cards the line has not shown yet, where a rollout plays one draw of them.  Two-player
+round), played on to its end.  The net reads the deal, not the match, so a line that
+would end the match counts as one more deal.  One net evaluation a line instead of the
+rest of its rollout: a value from self-play averages over the cards the line has not
+shown yet, where a rollout plays one draw of them.  Two-player
 Escoba's search levels use ``leaf=6``: +0.05 hand points a hand over its lines played
 out, paired over 2,000 deal sets, with about a third less CPU a move (docs/nets.md,
 "Session 29"); a cut one move on lost 0.16, four moves on was even.

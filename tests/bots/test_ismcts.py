@@ -933,16 +933,21 @@ def test_top_plays_out_only_the_nets_likeliest_moves_and_the_kept_one(
     assert wide.last_paired == plain.last_paired  # as many as there are: all of them
 
 
-def test_top_options_are_checked() -> None:
+@pytest.mark.parametrize(
+    ("option", "does"), [("top", "picks the moves"), ("leaf", "scores the lines")]
+)
+def test_a_paired_searchs_counts_are_checked(option: str, does: str) -> None:
+    """``top`` and ``leaf``: an int >= 0, above 0 only with ``paired``, and a net that
+    exists; at 0 (the default) no net is loaded."""
     game = mazo.load_game("escoba", players=2)
     for bad in (-1, 1.5, "2"):
-        with pytest.raises(mazo.RulesError, match="top must be an int >= 0"):
-            ISMCTSBot(game, 1, top=bad, paired=True)
-    with pytest.raises(mazo.RulesError, match="top picks the moves of a paired search"):
-        ISMCTSBot(game, 1, top=2)
+        with pytest.raises(mazo.RulesError, match=f"{option} must be an int >= 0"):
+            ISMCTSBot(game, 1, paired=True, **{option: bad})
+    with pytest.raises(mazo.RulesError, match=f"{option} {does} of a paired search"):
+        ISMCTSBot(game, 1, **{option: 2})
     with pytest.raises(mazo.RulesError, match="no net file"):
-        ISMCTSBot(game, 1, top=2, paired=True, weights="/nonexistent/net.npz")
-    assert ISMCTSBot(game, 1, paired=True).top_net is None  # top=0: every move, no net
+        ISMCTSBot(game, 1, paired=True, weights="/nonexistent/net.npz", **{option: 2})
+    assert getattr(ISMCTSBot(game, 1, paired=True), f"{option}_net") is None
 
 
 class _SeatLog:
@@ -1117,17 +1122,6 @@ def test_a_leaf_past_the_hands_end_is_the_plain_search(monkeypatch: pytest.Monke
     assert far.choose(obs) == plain.choose(obs)
     assert far.last_paired == plain.last_paired
     assert head.read == []
-
-
-def test_leaf_options_are_checked() -> None:
-    game = mazo.load_game("escoba", players=2)
-    for bad in (-1, 1.5, "2"):
-        with pytest.raises(mazo.RulesError, match="leaf must be an int >= 0"):
-            ISMCTSBot(game, 1, leaf=bad, paired=True)
-    with pytest.raises(mazo.RulesError, match="leaf scores the lines of a paired search"):
-        ISMCTSBot(game, 1, leaf=4)
-    with pytest.raises(mazo.RulesError, match="no net file"):
-        ISMCTSBot(game, 1, leaf=4, paired=True, weights="/nonexistent/net.npz")
 
 
 def test_leaf_with_the_shipped_net_scores_lines_as_rewards() -> None:
